@@ -1,0 +1,46 @@
+"""Shared fixtures: offline environment, the metric loaded by path, the WMT17 data, hypothesis profiles."""
+
+import json
+import os
+import pathlib
+
+# No hub is reachable here; a test that tried one would hang. Set before evaluate is imported.
+for variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
+    os.environ[variable] = "1"
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import evaluate  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+METRIC_PATH = str(ROOT / "bleu_metric.py")
+WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
+
+# CI runs a fixed, derandomized profile so a failure reproduces; locally, hypothesis explores.
+settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def bleu():
+    return evaluate.load(METRIC_PATH)
+
+
+def read_lines(path):
+    return pathlib.Path(path).read_text(encoding="utf-8").split("\n")[:-1]
+
+
+@pytest.fixture(scope="session")
+def wmt17():
+    """{"reference": [...], "systems": {name: [...]}, "expected": {name: {...}}}."""
+    if not WMT17.is_dir():
+        pytest.fail(f"the WMT17 data is missing at {WMT17}")
+    expected = json.loads((WMT17 / "expected.json").read_text(encoding="utf-8"))["systems"]
+    return {
+        "reference": read_lines(WMT17 / "newstest2017.ref.de"),
+        "systems": {name: read_lines(WMT17 / "systems" / f"{name}.de") for name in expected},
+        "expected": expected,
+    }

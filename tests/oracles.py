@@ -1,0 +1,88 @@
+"""Independent oracles: a plain restatement of HF's BLEU, and hypothesis strategies for corpora."""
+
+import math
+from collections import Counter
+
+from hypothesis import strategies as st
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+_SACREBLEU_13A = Tokenizer13a()
+
+
+def sacrebleu_13a(line):
+    """sacrebleu's mteval-v13a tokens (its class does not right-strip; its BLEU class does)."""
+    return _SACREBLEU_13A(line).split()
+
+
+def hf_bleu(predictions, references, max_order=4, smooth=False, tokenize=sacrebleu_13a):
+    """HF's `bleu` (tensorflow/nmt compute_bleu), restated plainly, with the same float operations."""
+    if isinstance(references[0], str):
+        references = [[reference] for reference in references]
+    matches, possible = [0] * max_order, [0] * max_order
+    translation_length = reference_length = 0
+    for prediction, segment_references in zip(predictions, references):
+        hyp = tokenize(prediction)
+        refs = [tokenize(reference) for reference in segment_references]
+        translation_length += len(hyp)
+        reference_length += min(len(ref) for ref in refs)
+        for n in range(1, max_order + 1):
+            hyp_ngrams = Counter(tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1))
+            most_in_one_reference = Counter()
+            for ref in refs:
+                for ngram, count in Counter(tuple(ref[i : i + n]) for i in range(len(ref) - n + 1)).items():
+                    most_in_one_reference[ngram] = max(most_in_one_reference[ngram], count)
+            matches[n - 1] += sum(min(count, most_in_one_reference[g]) for g, count in hyp_ngrams.items())
+            possible[n - 1] += max(0, len(hyp) - n + 1)
+    if smooth:
+        precisions = [(m + 1.0) / (p + 1.0) for m, p in zip(matches, possible)]
+    else:
+        precisions = [float(m) / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
+    geo_mean = math.exp(sum((1.0 / max_order) * math.log(p) for p in precisions)) if min(precisions) > 0 else 0
+    if reference_length == 0 or translation_length == 0:
+        ratio = bp = 0.0
+    else:
+        ratio = float(translation_length) / reference_length
+        bp = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    return {
+        "bleu": geo_mean * bp,
+        "precisions": precisions,
+        "brevity_penalty": bp,
+        "length_ratio": ratio,
+        "translation_length": translation_length,
+        "reference_length": reference_length,
+    }
+
+
+# Words that exercise the tokenizer: non-ASCII scripts, numbers with . , -, HTML entities,
+# punctuation, and a small core vocabulary so that n-grams really match.
+WORDS = [
+    "the", "cat", "sat", "on", "mat", "a", "Haus", "größer", "Straße", "日本語", "中文", "Привет",
+    "مرحبا", "שלום", "नमस्ते", "café", "naïve", "3.14", "1,000", "2-3", "1.5-2", "x.", "y,", "..",
+    "U.S.", "e.g.", "&amp;", "&quot;", "&lt;", "&gt;", "&amp;lt;", "<skipped>", "don't", "(a)",
+    "[b]", "{c}", "50%", "$5", "a/b", "—", "«", "»", "-", "--", "5-", "-5", ".5", "5.", ",5",
+]
+SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "-\n", chr(12), "\u00a0", "\u3000", ""]
+
+
+@st.composite
+def segments(draw, max_words=12, arbitrary_text=True):
+    """A segment: mostly joined vocabulary words, sometimes arbitrary Unicode, sometimes empty."""
+    kinds = ["words", "words", "words", "blank"] + (["text"] if arbitrary_text else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "blank":
+        return draw(st.sampled_from(["", " ", chr(12), "\n", " \t "]))
+    if kind == "text":
+        return draw(st.text(max_size=40))
+    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
+    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(words), max_size=len(words)))
+    return "".join(word + separator for word, separator in zip(words, separators))
+
+
+@st.composite
+def corpora(draw, max_segments=8, max_references=4, arbitrary_text=True):
+    """(predictions, references): a list of references per prediction, their number varying."""
+    size = draw(st.integers(1, max_segments))
+    segment = segments(arbitrary_text=arbitrary_text)
+    predictions = draw(st.lists(segment, min_size=size, max_size=size))
+    references = [draw(st.lists(segment, min_size=1, max_size=max_references)) for _ in range(size)]
+    return predictions, references
