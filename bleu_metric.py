@@ -14,6 +14,7 @@ By default the result is exactly (``==`` on every key) what Hugging Face's ``ble
 returns: the tensorflow/nmt algorithm with the mteval-v13a tokenizer.
 """
 
+import dataclasses
 import math
 import numbers
 import re
@@ -26,7 +27,7 @@ import numpy as np
 __version__ = "1.0.0"
 
 # ---------------------------------------------------------------------------------------------
-# 1. Tokenizers
+# 1. Tokenizers: str -> list[str]
 # ---------------------------------------------------------------------------------------------
 
 # mteval-v13a (WMT's reference tokenizer), as HF's `bleu` runs it. Every ASCII punctuation mark
@@ -44,8 +45,16 @@ _13A_CONTEXT_RULES = (
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
+def _split_mteval_punctuation(text):
+    """The language-dependent part of mteval-v13a, shared by the 13a and zh tokenizers."""
+    text = text.translate(_13A_PAD_SYMBOLS)
+    for pattern, replacement in _13A_CONTEXT_RULES:
+        text = pattern.sub(replacement, text)
+    return text.split()
+
+
 def tokenize_13a(line):
-    """Split ``line`` into tokens the way mteval-v13a (and HF's ``bleu``) does.
+    """mteval-v13a, exactly as HF's ``bleu`` (and sacrebleu's ``13a`` class) tokenizes.
 
     >>> tokenize_13a("Hello, &quot;world&quot;! It costs $3.50-4.")
     ['Hello', ',', '"', 'world', '"', '!', 'It', 'costs', '$', '3.50', '-', '4', '.']
@@ -54,18 +63,107 @@ def tokenize_13a(line):
     if "&" in line:
         for entity, character in _13A_ENTITIES:
             line = line.replace(entity, character)
-    line = f" {line} ".translate(_13A_PAD_SYMBOLS)
-    for pattern, replacement in _13A_CONTEXT_RULES:
+    return _split_mteval_punctuation(f" {line} ")
+
+
+# sacrebleu's zh table as it stands, quirk included: it writes the Extension B range as
+# '\u20000'..'\u2a6d6' and the Compatibility Supplement as '\u2f800'..'\u2fa1d', which Python
+# reads as two characters each (sacrebleu issue 298). Compared with one character, those bounds
+# act as U+2001..U+2A6D and U+2F81..U+2FA1, so that is what reproduces its scores.
+_ZH_RANGES = (
+    ("\u3400", "\u4db5"), ("\u4e00", "\u9fa5"), ("\u9fa6", "\u9fbb"), ("\uf900", "\ufa2d"),
+    ("\ufa30", "\ufa6a"), ("\ufa70", "\ufad9"), ("\u2001", "\u2a6d"), ("\u2f81", "\u2fa1"),
+    ("\uff00", "\uffef"), ("\u2e80", "\u2eff"), ("\u3000", "\u303f"), ("\u31c0", "\u31ef"),
+    ("\u2f00", "\u2fdf"), ("\u2ff0", "\u2fff"), ("\u3100", "\u312f"), ("\u31a0", "\u31bf"),
+    ("\ufe10", "\ufe1f"), ("\ufe30", "\ufe4f"), ("\u2600", "\u26ff"), ("\u2700", "\u27bf"),
+    ("\u3200", "\u32ff"), ("\u3300", "\u33ff"),
+)
+_ZH_CHARACTER = re.compile("([" + "".join(f"{re.escape(a)}-{re.escape(b)}" for a, b in _ZH_RANGES) + "])")
+
+
+def tokenize_zh(line):
+    """sacrebleu's ``zh``: every CJK character (by its table) is a token; the rest is 13a-like."""
+    return _split_mteval_punctuation(_ZH_CHARACTER.sub(r" \1 ", line.strip()))
+
+
+_INTL_RULES = None
+
+
+def tokenize_intl(line):
+    """sacrebleu's ``intl`` (mteval-v14 international): Unicode punctuation and symbols split off,
+    except punctuation between digits. Needs the ``regex`` package."""
+    global _INTL_RULES
+    if _INTL_RULES is None:
+        import regex
+
+        _INTL_RULES = (
+            (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "),
+        )
+    for pattern, replacement in _INTL_RULES:
         line = pattern.sub(replacement, line)
     return line.split()
 
 
-TOKENIZERS = {"13a": tokenize_13a}
+def tokenize_char(line):
+    """sacrebleu's ``char``: every non-whitespace character is a token."""
+    return " ".join(line).split()
+
+
+def tokenize_none(line):
+    """sacrebleu's ``none``, and NLTK's usual input: the whitespace-separated words."""
+    return line.split()
+
+
+_MOSES_TOKENIZERS = {}
+
+
+def tokenize_moses(line, lang="en"):
+    """sacremoses' ``MosesTokenizer(lang).tokenize(line, escape=False)``: no ``&amp;`` escapes."""
+    if lang not in _MOSES_TOKENIZERS:
+        from sacremoses import MosesTokenizer
+
+        _MOSES_TOKENIZERS[lang] = MosesTokenizer(lang=lang)
+    return _MOSES_TOKENIZERS[lang].tokenize(line, escape=False)
+
+
+TOKENIZERS = {
+    "13a": tokenize_13a,
+    "intl": tokenize_intl,
+    "zh": tokenize_zh,
+    "char": tokenize_char,
+    "none": tokenize_none,
+    "moses": tokenize_moses,
+}
+# sacrebleu right-strips every segment before its tokenizers run; HF's 13a and sacremoses do not.
+# (13a's tokens differ only for a segment that ends in a hyphen and a line break.)
+_RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none"}
+
+
+def make_tokenizer(settings):
+    """The ``str -> list[str]`` function of these settings: lowercase, right-strip, tokenize."""
+    tokenize = settings.tokenizer
+    if tokenize == "moses":
+        lang = settings.lang
+        tokenize = lambda line: tokenize_moses(line, lang)  # noqa: E731
+    elif isinstance(tokenize, str):
+        tokenize = TOKENIZERS[tokenize]
+    lowercase, rstrip = settings.lowercase, settings.rstrip
+
+    def tokenizer(line):
+        if lowercase:
+            line = line.lower()
+        if rstrip:
+            line = line.rstrip()
+        return list(tokenize(line))
+
+    return tokenizer
 
 
 def tokenize_corpus(segments, tokenizer):
     """Tokenize every segment with ``tokenizer`` (a function ``str -> list[str]``)."""
-    return [list(tokenizer(segment)) for segment in segments]
+    return [tokenizer(segment) for segment in segments]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,44 +223,321 @@ def corpus_statistics(predictions, references, max_order, ref_length="shortest")
 # 3. Scoring: summed statistics -> result
 # ---------------------------------------------------------------------------------------------
 
+SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
-def score_statistics(stats, max_order, smooth=False):
-    """Score one statistics row (a segment's, or the sum of a corpus's) the tensorflow/nmt way.
 
-    Follows HF's ``bleu`` operation for operation, so the floats are bit-identical:
-    ``smooth`` adds one to matches and totals at every order (Lin & Och, 2004), any zero
-    precision makes the geometric mean 0, and BP = exp(1 - 1/ratio) when ratio <= 1. An empty
-    side (no prediction or no reference tokens) gives 0.0 for bleu, BP and ratio.
+def score_statistics(stats, settings):
+    """Score one statistics row: a segment's, or the column sums of a corpus's rows.
+
+    Two arithmetic conventions, each kept operation for operation so the floats are identical:
+
+    - ``smooth_method=None`` is HF's ``bleu`` (tensorflow/nmt): ``smooth`` adds one to matches
+      and totals at every order (Lin & Och, 2004), any zero precision makes the geometric mean 0,
+      BP = exp(1 - 1/ratio) when ratio <= 1, and an empty side gives 0.0 for bleu, BP and ratio
+      (with ``ref_length="closest"``, an empty closest reference gives BP 1, as the paper has it).
+    - a ``smooth_method`` is sacrebleu's ``compute_bleu``: precisions in percent, Chen & Cherry
+      (2014) smoothing, BP = exp(1 - r/c), and ``bleu`` = sacrebleu's score / 100.
     """
+    max_order = settings.max_order
     stats = [int(value) for value in stats]
     translation_length, ref_length = stats[0], stats[1]
     matches, totals = stats[2 : 2 + max_order], stats[2 + max_order :]
-
-    if smooth:
-        precisions = [(m + 1.0) / (t + 1.0) for m, t in zip(matches, totals)]
+    if settings.smooth_method is None:
+        bleu, precisions, brevity_penalty, ratio = _score_tensorflow_nmt(
+            translation_length, ref_length, matches, totals, settings
+        )
     else:
-        precisions = [float(m) / t if t > 0 else 0.0 for m, t in zip(matches, totals)]
-
-    if min(precisions) > 0:
-        weight = 1.0 / max_order
-        geometric_mean = math.exp(sum(weight * math.log(p) for p in precisions))
-    else:
-        geometric_mean = 0.0
-
-    if ref_length == 0 or translation_length == 0:
-        ratio = brevity_penalty = 0.0
-    else:
-        ratio = float(translation_length) / ref_length
-        brevity_penalty = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
-
+        bleu, precisions, brevity_penalty, ratio = _score_sacrebleu(
+            translation_length, ref_length, matches, totals, settings
+        )
     return {
-        "bleu": geometric_mean * brevity_penalty,
+        "bleu": bleu,
         "precisions": precisions,
         "brevity_penalty": brevity_penalty,
         "length_ratio": ratio,
         "translation_length": translation_length,
         "reference_length": ref_length,
     }
+
+
+def _effective_order(totals, settings):
+    """sacrebleu's effective order: the orders up to the last one with any n-gram at all."""
+    if not settings.effective_order:
+        return settings.max_order
+    return sum(1 for total in totals if total > 0)
+
+
+def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, settings):
+    if settings.smooth:
+        precisions = [(m + 1.0) / (t + 1.0) for m, t in zip(matches, totals)]
+    else:
+        precisions = [float(m) / t if t > 0 else 0.0 for m, t in zip(matches, totals)]
+
+    order = _effective_order(totals, settings)
+    if settings.weights is None:
+        weights = [1.0 / order] * order
+    else:
+        weights = settings.weights
+    # An order of weight 0 does not enter the mean (p ** 0 is 1), as in NLTK.
+    used = [(w, p) for w, p in zip(weights, precisions[:order]) if w > 0]
+    if used and min(p for _, p in used) > 0:
+        geometric_mean = math.exp(sum(w * math.log(p) for w, p in used))
+    else:
+        geometric_mean = 0.0
+
+    if translation_length == 0 or (ref_length == 0 and settings.ref_length == "shortest"):
+        # HF's guard (evaluate issue 601). HF only ever takes the shortest reference.
+        ratio = brevity_penalty = 0.0
+    elif ref_length == 0:
+        # The closest reference is empty: BP is 1 because c > r, as in Papineni et al., NLTK and
+        # sacrebleu; the ratio is 0.0, as sacrebleu reports it.
+        ratio, brevity_penalty = 0.0, 1.0
+    else:
+        ratio = float(translation_length) / ref_length
+        brevity_penalty = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    return geometric_mean * brevity_penalty, precisions, brevity_penalty, ratio
+
+
+def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
+    method, max_order = settings.smooth_method, settings.max_order
+    value = SMOOTH_DEFAULTS[method] if settings.smooth_value is None else settings.smooth_value
+    ratio = translation_length / ref_length if ref_length else 0.0
+    brevity_penalty = 1.0
+    if translation_length < ref_length:
+        brevity_penalty = math.exp(1 - ref_length / translation_length) if translation_length > 0 else 0.0
+
+    percents = [0.0] * max_order
+    if not any(matches):  # sacrebleu's early exit (its issue 141)
+        return 0.0, percents, brevity_penalty, ratio
+    order = max_order
+    halvings = 1.0
+    for n in range(1, max_order + 1):
+        correct, total = matches[n - 1], totals[n - 1]
+        if method == "add-k" and n > 1:
+            correct, total = correct + value, total + value
+        if total == 0:
+            break
+        if settings.effective_order:
+            order = n
+        if correct == 0:
+            if method == "exp":
+                halvings *= 2
+                percents[n - 1] = 100.0 / (halvings * total)
+            elif method == "floor":
+                percents[n - 1] = 100.0 * value / total
+        else:
+            percents[n - 1] = 100.0 * correct / total
+
+    used = percents[:order]
+    if settings.weights is not None:
+        used = [(w, p / 100) for w, p in zip(settings.weights, used) if w > 0]
+        if min(p for _, p in used) == 0:
+            bleu = 0.0
+        else:
+            bleu = brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used))
+    elif min(used) == 0:
+        # sacrebleu takes log(0) as -9999999999, which makes its score exactly 0.0.
+        bleu = 0.0
+    else:
+        bleu = brevity_penalty * math.exp(sum([math.log(p) for p in used]) / order) / 100
+    return bleu, [p / 100 for p in percents], brevity_penalty, ratio
+
+
+def sentence_scores(rows, settings):
+    """Each segment's BLEU, from its own row, with the same settings as the corpus score."""
+    return [score_statistics(row, settings)["bleu"] for row in rows]
+
+
+def bootstrap_interval(rows, settings):
+    """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
+
+    sacrebleu draws ``default_rng(seed).choice(n, size=(n_bootstrap, n))`` and reports the mean
+    plus or minus half the distance between the sorted scores at n_bootstrap//40 and
+    n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
+    """
+    n_bootstrap, n = settings.n_bootstrap, len(rows)
+    samples = np.random.default_rng(settings.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
+    scores = sorted(score_statistics(rows[sample].sum(axis=0), settings)["bleu"] for sample in samples)
+    cut = n_bootstrap // 40
+    return [scores[cut], scores[n_bootstrap - cut - 1]]
+
+
+def signature(settings, nrefs):
+    """A sacrebleu-style string naming every setting that can change the score."""
+    if callable(settings.tokenizer):
+        tokenizer = f"custom({getattr(settings.tokenizer, '__name__', type(settings.tokenizer).__name__)})"
+    elif settings.tokenizer == "moses":
+        tokenizer = f"moses-{settings.lang}"
+    else:
+        tokenizer = settings.tokenizer
+    if settings.smooth:
+        smooth = "add-one"
+    elif settings.smooth_method is None:
+        smooth = "none"
+    elif SMOOTH_DEFAULTS[settings.smooth_method] is None:
+        smooth = settings.smooth_method
+    else:
+        value = SMOOTH_DEFAULTS[settings.smooth_method] if settings.smooth_value is None else settings.smooth_value
+        smooth = f"{settings.smooth_method}[{value:.2f}]"
+    fields = [
+        f"nrefs:{nrefs}",
+        f"case:{'lc' if settings.lowercase else 'mixed'}",
+        f"eff:{'yes' if settings.effective_order else 'no'}",
+        f"tok:{tokenizer}",
+        f"smooth:{smooth}",
+        f"reflen:{settings.ref_length}",
+        f"order:{settings.max_order}"
+        if settings.weights is None
+        else "weights:" + ",".join(f"{w:g}" for w in settings.weights),
+    ]
+    if settings.rstrip != (settings.tokenizer in _RSTRIPPED_BY_DEFAULT):
+        fields.append(f"rstrip:{'yes' if settings.rstrip else 'no'}")
+    if settings.n_bootstrap:
+        fields.append(f"bs:{settings.n_bootstrap}|rs:{settings.bootstrap_seed}")
+    return "|".join(fields + [f"version:{__version__}"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Options: one validated, immutable Settings object drives every stage
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Every option, checked. Each one changes exactly one stage: tokenizing (tokenizer, lang,
+    lowercase, rstrip), statistics (max_order, ref_length) or scoring (the rest)."""
+
+    tokenizer: object = "13a"
+    lang: str = "en"
+    lowercase: bool = False
+    rstrip: bool = False
+    max_order: int = 4
+    weights: tuple = None
+    ref_length: str = "shortest"
+    smooth: bool = False
+    smooth_method: str = None
+    smooth_value: float = None
+    effective_order: bool = False
+    sentence_level: bool = False
+    signature: bool = False
+    n_bootstrap: int = 0
+    bootstrap_seed: int = 12345
+
+
+OPTIONS = [field.name for field in dataclasses.fields(Settings)]
+# evaluate config names: `evaluate.load(path, "sacrebleu")`. Explicit arguments override these.
+PRESETS = {
+    "default": {},
+    # sacrebleu's BLEU().corpus_score defaults, right-strip included.
+    "sacrebleu": {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp"},
+    # NLTK's corpus_bleu on whitespace-split tokens, unsmoothed.
+    "nltk": {"tokenizer": "none", "ref_length": "closest"},
+}
+REF_LENGTHS = ("shortest", "closest")
+
+
+def _check_bool(name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _check_int(name, value, minimum):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+        kind = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {value!r}")
+    return int(value)
+
+
+def _check_number(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return value
+
+
+def resolve_settings(preset="default", **options):
+    """Check the options once, at the boundary, over the preset's, and return ``Settings``."""
+    if preset not in PRESETS:
+        raise ValueError(f"config_name must be one of {sorted(PRESETS)}, got {preset!r}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown}; the options are {OPTIONS}")
+    given = {name: value for name, value in options.items() if value is not None or name in _NONE_MEANS_SOMETHING}
+    merged = {**PRESETS[preset], **given}
+    if merged.get("smooth") and "smooth_method" not in given:
+        merged.pop("smooth_method", None)  # an explicit smooth=True replaces a preset's method
+
+    tokenizer = merged.get("tokenizer", "13a")
+    if not callable(tokenizer) and not (isinstance(tokenizer, str) and tokenizer in TOKENIZERS):
+        raise ValueError(f"tokenizer must be one of {sorted(TOKENIZERS)} or a callable str -> list[str], got {tokenizer!r}")
+    lang = merged.get("lang", "en")
+    if not isinstance(lang, str) or not lang:
+        raise ValueError(f"lang must be a language code such as 'en', got {lang!r}")
+    rstrip = merged.get("rstrip")
+    rstrip = (tokenizer in _RSTRIPPED_BY_DEFAULT) if rstrip is None else _check_bool("rstrip", rstrip)
+
+    weights = merged.get("weights")
+    max_order = merged.get("max_order")
+    if weights is not None:
+        if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
+            raise ValueError(f"weights must be a sequence of numbers, got {weights!r}")
+        weights = tuple(float(_check_number("weights", w)) for w in weights)
+        if not weights or sum(weights) == 0:
+            raise ValueError(f"weights must hold at least one positive number, got {list(weights)!r}")
+        if max_order is not None and _check_int("max_order", max_order, 1) != len(weights):
+            raise ValueError(f"max_order={max_order!r} disagrees with the {len(weights)} weights {list(weights)!r}")
+        max_order = len(weights)
+    max_order = _check_int("max_order", 4 if max_order is None else max_order, 1)
+
+    ref_length = merged.get("ref_length", "shortest")
+    if ref_length not in REF_LENGTHS:
+        raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {ref_length!r}")
+
+    smooth = _check_bool("smooth", merged.get("smooth", False))
+    smooth_method = merged.get("smooth_method")
+    if smooth_method is not None and smooth_method not in SMOOTH_DEFAULTS:
+        raise ValueError(f"smooth_method must be None or one of {list(SMOOTH_DEFAULTS)}, got {smooth_method!r}")
+    if smooth and smooth_method is not None:
+        raise ValueError(
+            f"smooth=True (HF's add-one) conflicts with smooth_method={smooth_method!r}; choose one of the two"
+        )
+    smooth_value = merged.get("smooth_value")
+    if smooth_value is not None:
+        if smooth_method not in ("floor", "add-k"):
+            raise ValueError(
+                f"smooth_value={smooth_value!r} applies only to smooth_method 'floor' or 'add-k', "
+                f"got smooth_method={smooth_method!r}"
+            )
+        smooth_value = _check_number("smooth_value", smooth_value)
+
+    effective_order = _check_bool("effective_order", merged.get("effective_order", False))
+    if effective_order and weights is not None:
+        raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
+
+    bootstrap_seed = merged.get("bootstrap_seed", 12345)
+    if bootstrap_seed is not None:
+        bootstrap_seed = _check_int("bootstrap_seed", bootstrap_seed, 0)
+    return Settings(
+        tokenizer=tokenizer,
+        lang=lang,
+        lowercase=_check_bool("lowercase", merged.get("lowercase", False)),
+        rstrip=rstrip,
+        max_order=max_order,
+        weights=weights,
+        ref_length=ref_length,
+        smooth=smooth,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+        sentence_level=_check_bool("sentence_level", merged.get("sentence_level", False)),
+        signature=_check_bool("signature", merged.get("signature", False)),
+        n_bootstrap=_check_int("n_bootstrap", merged.get("n_bootstrap", 0), 0),
+        bootstrap_seed=bootstrap_seed,
+    )
+
+
+# Options where an explicit None is a choice rather than "use the default".
+_NONE_MEANS_SOMETHING = {"smooth_method", "bootstrap_seed"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,10 +577,24 @@ Args:
     predictions (list of str): the translations to score, one string per segment.
     references (list of list of str, or list of str): the references of each prediction.
         The number of references may differ from one prediction to the next.
-    tokenizer (str or callable): "13a" (default, mteval-v13a as in HF's bleu), or any
-        function that takes a string and returns a list of tokens.
+    tokenizer (str or callable): "13a" (default: mteval-v13a, as in HF's bleu), sacrebleu's
+        "intl", "zh", "char" or "none", "moses" (sacremoses), or any function str -> list[str].
+    lang (str): the language of the "moses" tokenizer, "en" by default.
+    lowercase (bool): lowercase before tokenizing, as sacrebleu does.
+    rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
     max_order (int): the largest n-gram order, 4 by default.
+    ref_length (str): "shortest" (default, HF) or "closest" (Papineni et al., sacrebleu, NLTK).
+    weights (list of float): n-gram weights as in NLTK; their number sets the order.
     smooth (bool): add one to matches and totals at every order (Lin & Och, 2004).
+    smooth_method (str): None (HF's arithmetic) or sacrebleu's "none", "floor", "add-k", "exp".
+    smooth_value (float): the value of "floor" (0.1) or "add-k" (1).
+    effective_order (bool): average only the orders that have n-grams, as sacrebleu does.
+    sentence_level (bool): add "sentence_bleu", one score per prediction.
+    signature (bool): add "signature", naming every setting that can change the score.
+    n_bootstrap (int), bootstrap_seed (int): add "bleu_ci", sacrebleu's 95% bootstrap interval.
+
+Presets: evaluate.load(path, "sacrebleu") and evaluate.load(path, "nltk") reproduce those
+libraries; explicit arguments override a preset's.
 
 Returns:
     bleu (float): the score, between 0 and 1.
@@ -214,6 +603,7 @@ Returns:
     length_ratio (float): translation_length / reference_length.
     translation_length (int): the number of prediction tokens.
     reference_length (int): the summed reference length (the shortest reference per segment).
+    sentence_bleu, bleu_ci, signature: only when asked for.
 
 Examples:
     >>> import evaluate
@@ -238,23 +628,6 @@ _FEATURES = [
         }
     ),
 ]
-
-
-def _resolve_options(tokenizer="13a", max_order=4, smooth=False):
-    """Check the options once, at the boundary, and return them ready for the stages."""
-    if callable(tokenizer):
-        tokenize = tokenizer
-    elif isinstance(tokenizer, str) and tokenizer in TOKENIZERS:
-        tokenize = TOKENIZERS[tokenizer]
-    else:
-        raise ValueError(
-            f"tokenizer must be one of {sorted(TOKENIZERS)} or a callable str -> list[str], got {tokenizer!r}"
-        )
-    if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral) or max_order < 1:
-        raise ValueError(f"max_order must be a positive int, got {max_order!r}")
-    if not isinstance(smooth, (bool, np.bool_)):
-        raise TypeError(f"smooth must be True or False, got {smooth!r}")
-    return {"tokenize": tokenize, "max_order": int(max_order), "smooth": bool(smooth)}
 
 
 def _as_list(value, name):
@@ -310,6 +683,7 @@ def _mixed_shapes_message(first_is_string, index):
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
     def _info(self):
+        resolve_settings(self.config_name)  # an unknown config name fails at load time
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
@@ -345,18 +719,27 @@ class Bleu(evaluate.Metric):
         """Score the predictions and references given here and any added before."""
         # Options are checked before evaluate consumes the added data: when `_compute` raises,
         # evaluate has already deleted it.
-        options = _resolve_options(**kwargs)
+        settings = resolve_settings(self.config_name, **kwargs)
         if predictions is None and references is None and self.writer is None:
             raise ValueError("no predictions to score: pass predictions and references, or add() them first")
-        return super().compute(predictions=predictions, references=references, options=options)
+        return super().compute(predictions=predictions, references=references, settings=settings)
 
-    def _compute(self, predictions, references, options):
+    def _compute(self, predictions, references, settings):
         if references and isinstance(references[0], str):
             references = [[reference] for reference in references]
-        tokenize, max_order = options["tokenize"], options["max_order"]
-        stats = corpus_statistics(
-            tokenize_corpus(predictions, tokenize),
-            [tokenize_corpus(segment_references, tokenize) for segment_references in references],
-            max_order,
+        tokenizer = make_tokenizer(settings)
+        rows = corpus_statistics(
+            tokenize_corpus(predictions, tokenizer),
+            [tokenize_corpus(segment_references, tokenizer) for segment_references in references],
+            settings.max_order,
+            settings.ref_length,
         )
-        return score_statistics(stats.sum(axis=0), max_order, options["smooth"])
+        result = score_statistics(rows.sum(axis=0), settings)
+        if settings.sentence_level:
+            result["sentence_bleu"] = sentence_scores(rows, settings)
+        if settings.n_bootstrap:
+            result["bleu_ci"] = bootstrap_interval(rows, settings)
+        if settings.signature:
+            counts = {len(segment_references) for segment_references in references}
+            result["signature"] = signature(settings, counts.pop() if len(counts) == 1 else "var")
+        return result

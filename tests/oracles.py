@@ -86,3 +86,15 @@ def corpora(draw, max_segments=8, max_references=4, arbitrary_text=True):
     predictions = draw(st.lists(segment, min_size=size, max_size=size))
     references = [draw(st.lists(segment, min_size=1, max_size=max_references)) for _ in range(size)]
     return predictions, references
+
+
+def load_module():
+    """bleu_metric.py imported by path, for tests of its functions (not the Metric)."""
+    import importlib.util
+
+    from conftest import METRIC_PATH
+
+    spec = importlib.util.spec_from_file_location("bleu_metric", METRIC_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,17 +1,12 @@
 """The module's own 13a tokenizer gives sacrebleu's mteval-v13a tokens."""
 
-import importlib.util
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import METRIC_PATH
-from oracles import WORDS, sacrebleu_13a, segments
+from oracles import WORDS, load_module, sacrebleu_13a, segments
 
-spec = importlib.util.spec_from_file_location("bleu_metric", METRIC_PATH)
-bleu_metric = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bleu_metric)
+bleu_metric = load_module()
 
 # Characters the 13a rules treat specially, mixed with arbitrary Unicode.
 TRICKY = st.lists(st.sampled_from(list("0123456789.,-&;<>\"' \n\ta") + ["&amp;", "&quot;", "<skipped>"])).map("".join)

@@ -1,0 +1,143 @@
+"""Options, presets and signatures; the scoring function fed hand-written statistics."""
+
+import math
+
+import evaluate
+import pytest
+
+from conftest import METRIC_PATH
+from oracles import load_module
+
+bleu_metric = load_module()
+HF_KEYS = ["bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"]
+PREDICTIONS = ["the cat sat on the mat", "a dog ran"]
+REFERENCES = [["the cat sat on a mat", "there is a cat on the mat"], ["a dog ran home"]]
+
+
+def test_default_output_is_exactly_hf_keys(bleu):
+    assert list(bleu.compute(predictions=PREDICTIONS, references=REFERENCES)) == HF_KEYS
+
+
+def test_extra_keys_only_when_asked(bleu):
+    result = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, sentence_level=True, signature=True,
+                          n_bootstrap=50)
+    assert list(result) == HF_KEYS + ["sentence_bleu", "bleu_ci", "signature"]
+    assert len(result["sentence_bleu"]) == 2
+    assert result["signature"] == "nrefs:var|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|bs:50|rs:12345|version:1.0.0"
+
+
+def test_signature_example_from_the_issue(bleu):
+    result = bleu.compute(predictions=["a b"], references=["a b"], signature=True)
+    assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|version:1.0.0"
+
+
+@pytest.mark.parametrize(
+    "options, fields",
+    [
+        ({"smooth": True}, ["smooth:add-one"]),
+        ({"smooth_method": "floor"}, ["smooth:floor[0.10]"]),
+        ({"smooth_method": "add-k", "smooth_value": 2}, ["smooth:add-k[2.00]"]),
+        ({"lowercase": True, "effective_order": True}, ["case:lc", "eff:yes"]),
+        ({"weights": [0.5, 0.5]}, ["weights:0.5,0.5"]),
+        ({"tokenizer": "moses", "lang": "de"}, ["tok:moses-de"]),
+        ({"tokenizer": str.split}, ["tok:custom(split)"]),
+        ({"ref_length": "closest"}, ["reflen:closest"]),
+        ({"tokenizer": "intl", "rstrip": False}, ["tok:intl", "rstrip:no"]),
+    ],
+)
+def test_signature_names_every_setting(bleu, options, fields):
+    signature = bleu.compute(predictions=["a b"], references=["a b"], signature=True, **options)["signature"]
+    for field in fields:
+        assert field in signature.split("|")
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"tokenizer": "13b"}, ["tokenizer", "'13b'", "intl", "moses"]),
+        ({"ref_length": "longest"}, ["ref_length", "'longest'", "closest"]),
+        ({"smooth_method": "add-one"}, ["smooth_method", "'add-one'", "floor", "exp"]),
+        ({"smooth": True, "smooth_method": "exp"}, ["smooth=True", "smooth_method='exp'"]),
+        ({"smooth_value": 0.2}, ["smooth_value", "floor", "add-k"]),
+        ({"smooth_method": "floor", "smooth_value": -1}, ["smooth_value", "-1"]),
+        ({"weights": [0.5, 0.5], "max_order": 4}, ["max_order=4", "2 weights"]),
+        ({"weights": []}, ["weights", "[]"]),
+        ({"weights": [0.5, float("nan")]}, ["weights", "nan"]),
+        ({"weights": [0.5, -0.5]}, ["weights", "-0.5"]),
+        ({"weights": [0, 0]}, ["weights", "positive"]),
+        ({"weights": "0.5"}, ["weights", "'0.5'"]),
+        ({"weights": [0.5, 0.5], "effective_order": True}, ["effective_order", "weights"]),
+        ({"n_bootstrap": -1}, ["n_bootstrap", "-1"]),
+        ({"smoothing": True}, ["smoothing", "smooth_method"]),
+        ({"lang": ""}, ["lang"]),
+    ],
+)
+def test_bad_options_are_named_with_their_value_and_the_choices(bleu, options, words):
+    with pytest.raises(ValueError) as raised:
+        bleu.compute(predictions=["a"], references=["a"], **options)
+    for word in words:
+        assert word in str(raised.value)
+
+
+@pytest.mark.parametrize("option", ["lowercase", "smooth", "sentence_level", "signature", "effective_order"])
+def test_boolean_options_take_booleans(bleu, option):
+    with pytest.raises(TypeError, match=option):
+        bleu.compute(predictions=["a"], references=["a"], **{option: "yes"})
+
+
+def test_unknown_config_name_fails_at_load():
+    with pytest.raises(ValueError, match="config_name.*nltk.*sacrebleu"):
+        evaluate.load(METRIC_PATH, "sacrebleu2")
+
+
+def test_presets_and_overrides():
+    assert bleu_metric.resolve_settings("sacrebleu") == bleu_metric.Settings(
+        tokenizer="13a", rstrip=True, ref_length="closest", smooth_method="exp")
+    assert bleu_metric.resolve_settings("nltk") == bleu_metric.Settings(tokenizer="none", rstrip=True, ref_length="closest")
+    # Explicit arguments override the preset's; an explicit smooth=True replaces its method.
+    assert bleu_metric.resolve_settings("sacrebleu", ref_length="shortest").ref_length == "shortest"
+    assert bleu_metric.resolve_settings("sacrebleu", smooth_method=None).smooth_method is None
+    assert bleu_metric.resolve_settings("sacrebleu", smooth=True).smooth_method is None
+
+
+def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
+    plain = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, max_order=3)
+    weighted = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, weights=[1 / 3] * 3)
+    assert weighted == plain
+
+
+# Hand-written statistics, no tokenizer involved: [c, r, matches..., totals...].
+def score(stats, **options):
+    return bleu_metric.score_statistics(stats, bleu_metric.resolve_settings(**options))
+
+
+def test_scoring_empty_sides():
+    assert score([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])["bleu"] == 0.0
+    assert score([0, 5, 0, 0, 0, 0, 0, 0, 0, 0])["brevity_penalty"] == 0.0
+    hf_empty_reference = score([4, 0, 0, 0, 0, 0, 4, 3, 2, 1])
+    assert (hf_empty_reference["brevity_penalty"], hf_empty_reference["length_ratio"]) == (0.0, 0.0)
+    paper_empty_reference = score([4, 0, 0, 0, 0, 0, 4, 3, 2, 1], ref_length="closest")
+    assert (paper_empty_reference["brevity_penalty"], paper_empty_reference["length_ratio"]) == (1.0, 0.0)
+
+
+def test_scoring_exp_smoothing_halves_per_missing_order():
+    result = score([10, 10, 5, 0, 0, 0, 10, 9, 8, 7], smooth_method="exp")
+    assert result["precisions"] == pytest.approx([0.5, 1 / (2 * 9), 1 / (4 * 8), 1 / (8 * 7)], rel=1e-15)
+
+
+def test_scoring_no_match_at_all_is_zero_even_smoothed():
+    """sacrebleu issue 141: smoothing must not give credit when nothing matches."""
+    for method in ("exp", "floor", "add-k"):
+        assert score([3, 3, 0, 0, 0, 0, 3, 2, 1, 0], smooth_method=method)["bleu"] == 0.0
+
+
+def test_scoring_effective_order_stops_at_the_last_order_with_ngrams():
+    stats = [2, 2, 2, 1, 0, 0, 2, 1, 0, 0]  # a perfect 2-word sentence
+    assert score(stats, smooth_method="none", effective_order=True)["bleu"] == pytest.approx(1.0, rel=1e-15)
+    assert score(stats, effective_order=True)["bleu"] == 1.0
+    assert score(stats)["bleu"] == 0.0
+
+
+def test_scoring_zero_weight_orders_do_not_enter_the_mean():
+    stats = [4, 4, 4, 2, 0, 0, 4, 3, 2, 1]
+    assert score(stats, weights=[0.5, 0.5, 0, 0])["bleu"] == math.exp(0.5 * math.log(1.0) + 0.5 * math.log(2 / 3))

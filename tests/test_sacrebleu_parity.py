@@ -1,0 +1,146 @@
+"""Differential tests against sacrebleu itself: tokenizers, smoothing, effective order,
+lowercase, sentence scores, the WMT17 rows of expected.json, and the bootstrap interval."""
+
+import itertools
+import math
+
+import evaluate
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
+
+from conftest import METRIC_PATH
+from oracles import corpora, load_module
+
+bleu_metric = load_module()
+TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
+SMOOTHING = ["none", "floor", "add-k", "exp"]
+# CJK and symbols for zh and intl, on top of the usual corpora.
+CJK_WORDS = st.lists(st.sampled_from(["我", "爱", "北京", "天安门", "。", "，", "２０", "☀", "€", "日本", "·", "ｱ"]), max_size=8)
+
+
+@pytest.fixture(scope="module")
+def sacrebleu_preset():
+    return evaluate.load(METRIC_PATH, "sacrebleu")
+
+
+def streams(references):
+    """Per-prediction reference lists -> sacrebleu's reference streams, None where one runs short."""
+    width = max(len(segment_references) for segment_references in references)
+    return [[segment[j] if j < len(segment) else None for segment in references] for j in range(width)]
+
+
+def assert_same_score(ours, theirs):
+    assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
+    assert ours["precisions"] == [p / 100 for p in theirs.precisions]
+    assert ours["brevity_penalty"] == theirs.bp
+    assert (ours["translation_length"], ours["reference_length"]) == (theirs.sys_len, theirs.ref_len)
+
+
+@pytest.mark.parametrize(
+    "tokenizer, smooth_method, effective_order, lowercase",
+    list(itertools.product(TOKENIZERS, SMOOTHING, [False, True], [False, True])),
+)
+@settings(max_examples=12)
+@given(corpus=corpora(max_segments=6, max_references=3))
+def test_corpus_and_sentence_scores(sacrebleu_preset, corpus, tokenizer, smooth_method, effective_order, lowercase):
+    predictions, references = corpus
+    options = dict(tokenizer=tokenizer, smooth_method=smooth_method, effective_order=effective_order, lowercase=lowercase)
+    ours = sacrebleu_preset.compute(predictions=predictions, references=references, sentence_level=True, **options)
+    theirs = BLEU(tokenize=tokenizer, smooth_method=smooth_method, effective_order=effective_order, lowercase=lowercase)
+    assert_same_score(ours, theirs.corpus_score(predictions, streams(references)))
+    for prediction, segment_references, sentence in zip(predictions, references, ours["sentence_bleu"]):
+        expected = theirs.sentence_score(prediction, segment_references).score / 100
+        assert math.isclose(sentence, expected, rel_tol=1e-9, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("smooth_method, smooth_value", [("floor", 0.01), ("floor", 0.5), ("add-k", 2), ("add-k", 0.5)])
+@given(corpus=corpora(max_segments=5))
+def test_smooth_values(sacrebleu_preset, corpus, smooth_method, smooth_value):
+    predictions, references = corpus
+    ours = sacrebleu_preset.compute(predictions=predictions, references=references,
+                                    smooth_method=smooth_method, smooth_value=smooth_value)
+    theirs = BLEU(smooth_method=smooth_method, smooth_value=smooth_value).corpus_score(predictions, streams(references))
+    assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
+
+
+@given(corpus=corpora(max_segments=5), max_order=st.integers(1, 6))
+def test_other_orders(sacrebleu_preset, corpus, max_order):
+    predictions, references = corpus
+    ours = sacrebleu_preset.compute(predictions=predictions, references=references, max_order=max_order)
+    assert_same_score(ours, BLEU(max_ngram_order=max_order).corpus_score(predictions, streams(references)))
+
+
+@pytest.mark.parametrize("tokenizer", TOKENIZERS)
+@pytest.mark.parametrize("lowercase", [False, True])
+@given(line=st.one_of(st.text(), CJK_WORDS.map("".join), CJK_WORDS.map(" ".join)))
+def test_same_tokens_on_random_unicode(tokenizer, lowercase, line):
+    ours = bleu_metric.make_tokenizer(bleu_metric.resolve_settings("sacrebleu", tokenizer=tokenizer, lowercase=lowercase))
+    theirs = BLEU(tokenize=tokenizer, lowercase=lowercase)._preprocess_segment(line).split()
+    assert ours(line) == theirs
+
+
+def test_zh_reproduces_the_two_character_range_quirk():
+    """sacrebleu's table reads '\\u20000' as U+2000 and '0' (its issue 298): U+2001..U+2A6D count
+    as Chinese characters, and U+20000 (a real Extension B ideograph) does not."""
+    theirs = BLEU(tokenize="zh")
+    for character in ["\u2000", "\u2001", "\u2a6d", "\u2a6e", "\U00020000", "\u2f80", "\u2f81", "\u2fa1", "\u2fa2"]:
+        line = f"a{character}b"
+        ours = bleu_metric.make_tokenizer(bleu_metric.resolve_settings(tokenizer="zh"))(line)
+        assert ours == theirs._preprocess_segment(line).split(), hex(ord(character))
+
+
+WMT_OPTIONS = {
+    "sacrebleu_default": {},
+    "sacrebleu_smooth_none": {"smooth_method": "none"},
+    "sacrebleu_lowercase": {"lowercase": True},
+    "sacrebleu_tokenize_intl": {"tokenizer": "intl"},
+    "sacrebleu_tokenize_char": {"tokenizer": "char"},
+    "sacrebleu_tokenize_none": {"tokenizer": "none"},
+}
+
+
+@pytest.mark.parametrize("key", WMT_OPTIONS)
+def test_wmt17_rows_of_expected_json(sacrebleu_preset, wmt17, key):
+    for name, hypotheses in wmt17["systems"].items():
+        ours = sacrebleu_preset.compute(predictions=hypotheses, references=wmt17["reference"], signature=True,
+                                        **WMT_OPTIONS[key])
+        expected = wmt17["expected"][name][key]
+        assert ours["bleu"] == expected["score"] / 100, name
+        assert ours["precisions"] == [100.0 * c / t / 100 for c, t in zip(expected["counts"], expected["totals"])]
+        assert ours["brevity_penalty"] == expected["bp"]
+        assert (ours["translation_length"], ours["reference_length"]) == (expected["sys_len"], expected["ref_len"])
+        # Same settings as sacrebleu's signature, plus the ones sacrebleu leaves implicit.
+        theirs = dict(field.split(":") for field in expected["signature"].split("|"))
+        mine = dict(field.split(":") for field in ours["signature"].split("|"))
+        assert {k: mine[k] for k in theirs if k != "version"} == {k: v for k, v in theirs.items() if k != "version"}
+        assert (mine["reflen"], mine["order"], mine["version"]) == ("closest", "4", bleu_metric.__version__)
+
+
+def test_options_reproduce_sacrebleu_without_the_preset(bleu, wmt17):
+    """The preset is only a bundle: the same options on the default config give the same score."""
+    hypotheses = wmt17["systems"]["online-B.0"]
+    ours = bleu.compute(predictions=hypotheses, references=wmt17["reference"], ref_length="closest",
+                        smooth_method="exp", rstrip=True)
+    assert ours["bleu"] == wmt17["expected"]["online-B.0"]["sacrebleu_default"]["score"] / 100
+
+
+@pytest.mark.parametrize("n_bootstrap", [100, 1000])
+def test_bootstrap_half_width_equals_sacrebleu(sacrebleu_preset, wmt17, monkeypatch, n_bootstrap):
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    hypotheses = wmt17["systems"]["KIT.4950"]
+    theirs = BLEU().corpus_score(hypotheses, [wmt17["reference"]], n_bootstrap=n_bootstrap)
+    ours = sacrebleu_preset.compute(predictions=hypotheses, references=wmt17["reference"], n_bootstrap=n_bootstrap)
+    low, high = ours["bleu_ci"]
+    assert low < ours["bleu"] < high
+    # sacrebleu sums the resampled statistics in float32; the interval agrees to that rounding.
+    assert math.isclose((high - low) / 2 * 100, theirs._ci, rel_tol=1e-5)
+
+
+def test_bootstrap_seed_changes_the_interval(sacrebleu_preset, wmt17):
+    hypotheses, references = wmt17["systems"]["KIT.4950"][:500], wmt17["reference"][:500]
+    first = sacrebleu_preset.compute(predictions=hypotheses, references=references, n_bootstrap=100)
+    again = sacrebleu_preset.compute(predictions=hypotheses, references=references, n_bootstrap=100)
+    other = sacrebleu_preset.compute(predictions=hypotheses, references=references, n_bootstrap=100, bootstrap_seed=7)
+    assert first["bleu_ci"] == again["bleu_ci"] != other["bleu_ci"]
