@@ -14,11 +14,18 @@ By default the result is exactly (``==`` on every key) what Hugging Face's ``ble
 returns: the tensorflow/nmt algorithm with the mteval-v13a tokenizer.
 """
 
+import array
+import collections
+import contextlib
 import dataclasses
+import gc
+import itertools
 import math
+import multiprocessing
 import numbers
+import os
 import re
-from collections import Counter
+import weakref
 
 import datasets
 import evaluate
@@ -33,24 +40,67 @@ __version__ = "1.0.0"
 # mteval-v13a (WMT's reference tokenizer), as HF's `bleu` runs it. Every ASCII punctuation mark
 # except the apostrophe, comma, hyphen and period becomes a token of its own, wherever it is.
 _13A_SYMBOLS = "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"
-_13A_PAD_SYMBOLS = str.maketrans({symbol: f" {symbol} " for symbol in _13A_SYMBOLS})
 # Periods and commas split off unless they sit inside a number; a hyphen splits off after a
-# digit. These three rules match pairs left to right without overlap, and that overlap
-# behaviour decides cases like "a..5" -> "a", ".", ".5", so they stay regular expressions.
+# digit. mteval states these as three substitutions that match pairs left to right without
+# overlap, and that overlap decides cases like "a..5" -> "a", ".", ".5".
 _13A_CONTEXT_RULES = (
     (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),
     (re.compile(r"([.,])([^0-9])"), r" \1 \2"),
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),
 )
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+_PERIOD_COMMA_RUNS = re.compile(r"([.,]+)")
+_DIGITS = frozenset("0123456789")
+
+
+def _pad_symbols(text):
+    """Surround every 13a symbol with spaces (one C-level pass per symbol that occurs)."""
+    for symbol in _13A_SYMBOLS:
+        if symbol in text:
+            text = text.replace(symbol, f" {symbol} ")
+    return text
 
 
 def _split_mteval_punctuation(text):
-    """The language-dependent part of mteval-v13a, shared by the 13a and zh tokenizers."""
-    text = text.translate(_13A_PAD_SYMBOLS)
+    """The language-dependent part of mteval-v13a, as stated: used by the zh tokenizer."""
+    text = _pad_symbols(text)
     for pattern, replacement in _13A_CONTEXT_RULES:
         text = pattern.sub(replacement, text)
     return text.split()
+
+
+def _split_periods_commas_hyphens(text):
+    """The three context rules, with the same tokens, visiting only the runs of . and , and the
+    hyphens. ``text`` must start and end with a space, as 13a pads every segment.
+
+    Worked out from the non-overlapping matches: a lone . or , splits off unless it stands
+    between two digits. In a run of two or more, every mark is its own token, and the last one
+    stays joined to a following digit when the run's length is odd after a digit, or even after
+    anything else. A hyphen splits off when a digit precedes it.
+    """
+    # A mark followed by a space always splits off (so does the rest of its run): most do.
+    text = text.replace(". ", " .  ").replace(", ", " ,  ")
+    pieces = _PERIOD_COMMA_RUNS.split(text)  # text, run, text, run, ..., text
+    for index in range(1, len(pieces), 2):
+        run = pieces[index]
+        digit_before = pieces[index - 1][-1:] in _DIGITS
+        digit_after = pieces[index + 1][:1] in _DIGITS
+        if len(run) == 1:
+            if not (digit_before and digit_after):
+                pieces[index] = f" {run} "
+        else:
+            spaced = " " + " ".join(run)
+            joined_to_digit = digit_after and digit_before == (len(run) % 2 == 1)
+            pieces[index] = spaced if joined_to_digit else spaced + " "
+    text = "".join(pieces)
+    if "-" not in text:
+        return text
+    pieces = text.split("-")
+    joined = [pieces[0]]
+    for before, after in zip(pieces, pieces[1:]):
+        joined.append(" - " if before[-1:] in _DIGITS else "-")
+        joined.append(after)
+    return "".join(joined)
 
 
 def tokenize_13a(line):
@@ -60,10 +110,27 @@ def tokenize_13a(line):
     ['Hello', ',', '"', 'world', '"', '!', 'It', 'costs', '$', '3.50', '-', '4', '.']
     """
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in line:
+    return _13a_padded_lines(f" {line} ")[0]
+
+
+def tokenize_13a_corpus(lines):
+    """``[tokenize_13a(line) for line in lines]``, in a few passes over the whole corpus.
+
+    The lines are joined by line breaks, each padded with spaces; no rule can match across a
+    padded line break, so every line tokenizes as it would alone.
+    """
+    text = "\n".join(lines)
+    if text.count("\n") != len(lines) - 1:  # some segment holds a line break of its own
+        return [tokenize_13a(line) for line in lines]
+    return _13a_padded_lines(" " + text.replace("<skipped>", "").replace("\n", " \n ") + " ")
+
+
+def _13a_padded_lines(text):
+    if "&" in text:
         for entity, character in _13A_ENTITIES:
-            line = line.replace(entity, character)
-    return _split_mteval_punctuation(f" {line} ")
+            text = text.replace(entity, character)
+    text = _split_periods_commas_hyphens(_pad_symbols(text))
+    return [line.split() for line in text.split("\n")]
 
 
 # sacrebleu's zh table as it stands, quirk included: it writes the Extension B range as
@@ -141,29 +208,23 @@ TOKENIZERS = {
 _RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none"}
 
 
+def tokenize_corpus(segments, settings):
+    """Every segment's tokens under these settings: lowercase, right-strip, then tokenize."""
+    if settings.lowercase:
+        segments = [segment.lower() for segment in segments]
+    if settings.rstrip:
+        segments = [segment.rstrip() for segment in segments]
+    if settings.tokenizer == "13a":
+        return tokenize_13a_corpus(segments)
+    if settings.tokenizer == "moses":
+        return [tokenize_moses(segment, settings.lang) for segment in segments]
+    tokenize = settings.tokenizer if callable(settings.tokenizer) else TOKENIZERS[settings.tokenizer]
+    return [list(tokenize(segment)) for segment in segments]
+
+
 def make_tokenizer(settings):
-    """The ``str -> list[str]`` function of these settings: lowercase, right-strip, tokenize."""
-    tokenize = settings.tokenizer
-    if tokenize == "moses":
-        lang = settings.lang
-        tokenize = lambda line: tokenize_moses(line, lang)  # noqa: E731
-    elif isinstance(tokenize, str):
-        tokenize = TOKENIZERS[tokenize]
-    lowercase, rstrip = settings.lowercase, settings.rstrip
-
-    def tokenizer(line):
-        if lowercase:
-            line = line.lower()
-        if rstrip:
-            line = line.rstrip()
-        return list(tokenize(line))
-
-    return tokenizer
-
-
-def tokenize_corpus(segments, tokenizer):
-    """Tokenize every segment with ``tokenizer`` (a function ``str -> list[str]``)."""
-    return [tokenizer(segment) for segment in segments]
+    """The ``str -> list[str]`` function of these settings, for one segment."""
+    return lambda line: tokenize_corpus([line], settings)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,7 +234,7 @@ def tokenize_corpus(segments, tokenizer):
 
 def ngram_counts(tokens, max_order):
     """Count every n-gram of ``tokens`` for n = 1..max_order, keyed by token tuple."""
-    counts = Counter()
+    counts = collections.Counter()
     for order in range(1, max_order + 1):
         counts.update(zip(*(tokens[start:] for start in range(order))))
     return counts
@@ -197,7 +258,7 @@ def segment_statistics(prediction, references, max_order, ref_length="shortest")
     (clipping); the totals count every n-gram position of the prediction.
     """
     prediction_counts = ngram_counts(prediction, max_order)
-    best_reference_counts = Counter()
+    best_reference_counts = collections.Counter()
     for reference in references:
         best_reference_counts |= ngram_counts(reference, max_order)
     matches = [0] * max_order
@@ -210,13 +271,144 @@ def segment_statistics(prediction, references, max_order, ref_length="shortest")
     return lengths + matches + totals
 
 
+# The corpus path below computes exactly the rows of `segment_statistics`, in a few numpy passes
+# instead of Python loops over n-grams. Within one segment, each token gets a small integer id:
+# reference tokens first, by first occurrence (ids below the segment's total reference length),
+# and prediction tokens that occur in no reference a shared "absent" id, which can never match.
+# With ids of `bits` bits, an n-gram packs exactly into an int64 key beside a segment index and a
+# reference index: no hashing, so nothing can collide. Counting is sorting: equal keys are
+# neighbours. A segment whose keys would not fit in 62 bits takes the plain path above.
+
+_CHUNK_SEGMENTS = 4096  # segments scored together; their index within the chunk takes 12 bits
+_SEGMENT_BITS = 12
+
+
+def _max_token_bits(max_order):
+    """The widest token id that keeps every packed key of this order within 62 bits."""
+    return (62 - _SEGMENT_BITS) // (max_order + 1)
+
+
+def _runs(sorted_keys):
+    """The distinct values of a sorted array, and how often each occurs."""
+    if len(sorted_keys) == 0:
+        return sorted_keys, sorted_keys
+    starts = np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+    return sorted_keys[starts], np.diff(np.append(starts, len(sorted_keys)))
+
+
+def _packed_ngrams(ids, remaining, order, bits):
+    """Keys of every n-gram of this order that fits inside its document, and their positions."""
+    keys = ids
+    for offset in range(1, order):
+        keys = (keys[:-1] << bits) | ids[offset:]
+    positions = np.flatnonzero(remaining[: len(keys)] >= order)
+    return keys[positions], positions
+
+
+def _positions(lengths):
+    """For documents of these lengths laid end to end: each position's document, and how many
+    tokens of its document remain from it (so an n-gram fits where that is at least n)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    document = np.repeat(np.arange(len(lengths)), lengths)
+    remaining = np.repeat(np.cumsum(lengths), lengths) - np.arange(int(lengths.sum()))
+    return document, remaining
+
+
+class ReferenceStatistics:
+    """The reference side of a corpus, prepared once and reusable for any predictions.
+
+    Holds each segment's reference lengths and token ids, and per chunk of segments and per
+    order, the sorted n-gram keys with each n-gram's largest count in any one reference.
+    """
+
+    def __init__(self, references, max_order):
+        self.max_order = max_order
+        self.lengths = [[len(reference) for reference in segment] for segment in references]
+        self.absent = [sum(lengths) for lengths in self.lengths]  # an id no reference token has
+        bits_limit = _max_token_bits(max_order)
+        references_limit = 1 << (62 - _SEGMENT_BITS - max_order * bits_limit)
+        packable = [
+            total.bit_length() <= bits_limit and len(segment) <= references_limit
+            for total, segment in zip(self.absent, references)
+        ]
+        self.plain = {index: segment for index, segment in enumerate(references) if not packable[index]}
+        self.ids = [None] * len(references)  # per packable segment: {token: id}
+        self.chunks = []
+        for start in range(0, len(references), _CHUNK_SEGMENTS):
+            members = [index for index in range(start, min(start + _CHUNK_SEGMENTS, len(references))) if packable[index]]
+            self.chunks.append(self._prepare_chunk(start, min(start + _CHUNK_SEGMENTS, len(references)), members, references))
+
+    def _prepare_chunk(self, start, stop, members, references):
+        ids = array.array("q")
+        for index in members:
+            vocabulary, counter = {}, itertools.count()
+            for reference in references[index]:
+                ids.extend(map(vocabulary.setdefault, reference, counter))
+            self.ids[index] = vocabulary
+        ids = np.frombuffer(ids, dtype=np.int64)
+        bits = max([1] + [self.absent[index].bit_length() for index in members])
+        references_bits = (max([1] + [len(references[index]) for index in members]) - 1).bit_length()
+        doc_lengths = [length for index in members for length in self.lengths[index]]
+        doc_segment = [index - start for index in members for _ in self.lengths[index]]
+        doc_reference = [position for index in members for position in range(len(self.lengths[index]))]
+        document, remaining = _positions(doc_lengths)
+        segment_of = np.array(doc_segment, dtype=np.int64)[document]
+        reference_of = np.array(doc_reference, dtype=np.int64)[document]
+        per_order = []
+        for order in range(1, self.max_order + 1):
+            keys, positions = _packed_ngrams(ids, remaining, order, bits)
+            ngram_bits = order * bits
+            # Count each n-gram per (segment, reference), then keep its largest count per segment.
+            keys |= (segment_of[positions] << (references_bits + ngram_bits)) | (reference_of[positions] << ngram_bits)
+            keys, counts = _runs(np.sort(keys))
+            if references_bits and len(keys):
+                ngram_mask = (1 << ngram_bits) - 1
+                segment_keys = ((keys >> (references_bits + ngram_bits)) << ngram_bits) | (keys & ngram_mask)
+                # A count never exceeds the segment's reference length, so it fits in `bits`.
+                with_counts = np.sort((segment_keys << bits) | counts)
+                last = np.flatnonzero(np.append(with_counts[1:] >> bits != with_counts[:-1] >> bits, True))
+                keys, counts = with_counts[last] >> bits, with_counts[last] & ((1 << bits) - 1)
+            per_order.append((keys, counts))
+        return {"start": start, "stop": stop, "members": members, "bits": bits, "orders": per_order}
+
+
 def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
-    """The statistics rows of a tokenized corpus, as an ``int64`` array of shape (n, 2 + 2N)."""
-    rows = [
-        segment_statistics(prediction, segment_references, max_order, ref_length)
-        for prediction, segment_references in zip(predictions, references)
-    ]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 2 + 2 * max_order)
+    """The statistics rows of a tokenized corpus, as an ``int64`` array of shape (n, 2 + 2N).
+
+    ``references`` is a list of tokenized references per prediction, or a ``ReferenceStatistics``.
+    Each row equals ``segment_statistics`` of its segment.
+    """
+    if not isinstance(references, ReferenceStatistics):
+        references = ReferenceStatistics(references, max_order)
+    rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
+    prediction_lengths = [len(prediction) for prediction in predictions]
+    rows[:, 0] = prediction_lengths
+    rows[:, 1] = [reference_length(length, lengths, ref_length)
+                  for length, lengths in zip(prediction_lengths, references.lengths)]
+    for order in range(1, max_order + 1):
+        rows[:, 1 + max_order + order] = np.maximum(rows[:, 0] - order + 1, 0)
+
+    for chunk in references.chunks:
+        start, stop, members, bits = chunk["start"], chunk["stop"], chunk["members"], chunk["bits"]
+        ids = array.array("q")
+        for index in members:
+            ids.extend(map(references.ids[index].get, predictions[index], itertools.repeat(references.absent[index])))
+        ids = np.frombuffer(ids, dtype=np.int64)
+        document, remaining = _positions([prediction_lengths[index] for index in members])
+        segment_of = (np.array(members, dtype=np.int64) - start)[document]
+        for order, (reference_keys, reference_counts) in enumerate(chunk["orders"], start=1):
+            keys, positions = _packed_ngrams(ids, remaining, order, bits)
+            keys, counts = _runs(np.sort(keys | (segment_of[positions] << (order * bits))))
+            if len(reference_keys) == 0 or len(keys) == 0:
+                continue
+            found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
+            clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
+            matches = np.bincount(keys >> (order * bits), weights=clipped, minlength=stop - start)
+            rows[start:stop, 1 + order] = matches.astype(np.int64)
+
+    for index, segment_references in references.plain.items():
+        rows[index] = segment_statistics(predictions[index], segment_references, max_order, ref_length)
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -652,10 +844,17 @@ def _check_inputs(predictions, references):
             f"predictions and references must have the same length, got {len(predictions)} predictions "
             f"and {len(references)} references"
         )
-    for index, prediction in enumerate(predictions):
-        if not isinstance(prediction, str):
-            raise TypeError(f"predictions[{index}] must be a string, got {type(prediction).__name__}: {prediction!r:.80}")
+    if set(map(type, predictions)) != {str}:
+        for index, prediction in enumerate(predictions):
+            if not isinstance(prediction, str):
+                raise TypeError(f"predictions[{index}] must be a string, got {type(prediction).__name__}: {prediction!r:.80}")
     single_strings = isinstance(references[0], str)
+    shapes = set(map(type, references))
+    if shapes == {str} or (shapes == {list} and set(map(type, itertools.chain.from_iterable(references))) == {str}):
+        if shapes == {list} and not all(references):
+            index = next(index for index, segment_references in enumerate(references) if not segment_references)
+            raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
+        return predictions, references, single_strings
     for index, segment_references in enumerate(references):
         if isinstance(segment_references, str) != single_strings:
             raise ValueError(_mixed_shapes_message(single_strings, index))
@@ -722,18 +921,17 @@ class Bleu(evaluate.Metric):
         settings = resolve_settings(self.config_name, **kwargs)
         if predictions is None and references is None and self.writer is None:
             raise ValueError("no predictions to score: pass predictions and references, or add() them first")
+        if self.num_process == 1 and self.writer is None and predictions is not None:
+            # Nothing is stored and nothing to gather: score directly, without evaluate's round
+            # trip through an Arrow file, which would cost more than the scoring itself.
+            predictions, references, _ = _check_inputs(predictions, references)
+            return self._compute(predictions, references, settings)
         return super().compute(predictions=predictions, references=references, settings=settings)
 
     def _compute(self, predictions, references, settings):
-        if references and isinstance(references[0], str):
+        if isinstance(references[0], str):
             references = [[reference] for reference in references]
-        tokenizer = make_tokenizer(settings)
-        rows = corpus_statistics(
-            tokenize_corpus(predictions, tokenizer),
-            [tokenize_corpus(segment_references, tokenizer) for segment_references in references],
-            settings.max_order,
-            settings.ref_length,
-        )
+        rows = self._rows(predictions, references, settings)
         result = score_statistics(rows.sum(axis=0), settings)
         if settings.sentence_level:
             result["sentence_bleu"] = sentence_scores(rows, settings)
@@ -743,3 +941,151 @@ class Bleu(evaluate.Metric):
             counts = {len(segment_references) for segment_references in references}
             result["signature"] = signature(settings, counts.pop() if len(counts) == 1 else "var")
         return result
+
+    def _rows(self, predictions, references, settings):
+        """The statistics rows; a big corpus is split in two, one half counted by a helper."""
+        cache = self.__dict__.setdefault("_reference_cache", collections.OrderedDict())
+        helper = self._started_helper() if _worth_a_helper(predictions, references, settings) else None
+        if helper is None:
+            return corpus_rows(predictions, references, settings, cache)
+        half = len(predictions) // 2
+        submitted = helper.submit(settings, predictions[half:], references[half:])
+        first = corpus_rows(predictions[:half], references[:half], settings, cache)
+        second = helper.result() if submitted else None
+        if second is None:  # the helper failed: count its half here, and stop using it
+            self.__dict__["_helper"] = False
+            helper.close()
+            second = corpus_rows(predictions[half:], references[half:], settings, cache)
+        return np.concatenate([first, second])
+
+    def _started_helper(self):
+        helper = self.__dict__.get("_helper")
+        if helper is None:
+            try:
+                helper = _Helper()
+                weakref.finalize(self, helper.close)
+            except Exception:  # no fork here, or a daemonic process that may not have children
+                helper = False
+            self.__dict__["_helper"] = helper
+        return helper or None
+
+    def __getstate__(self):
+        # Pickled (say, by datasets.map) without its caches and helper process.
+        state = self.__dict__.copy()
+        state.pop("_reference_cache", None)
+        state.pop("_helper", None)
+        return state
+
+
+def corpus_rows(predictions, references, settings, cache):
+    """Tokenize and count a corpus. The references' statistics come from ``cache`` when the same
+    references were counted before with the same settings, and are kept there otherwise.
+
+    A training loop scores new predictions against the same references every epoch. The key is
+    the references themselves (compared in full, not by a hash) and every setting that changes
+    their statistics; the cache keeps the last few reference sets, up to a bounded size.
+    """
+    key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
+           tuple(map(tuple, references)))
+    with _garbage_collector_paused():
+        reference_statistics = cache.get(key)
+        if reference_statistics is None:
+            counts = [len(segment_references) for segment_references in references]
+            flat = tokenize_corpus([reference for segment in references for reference in segment], settings)
+            offsets = list(itertools.accumulate(counts, initial=0))
+            tokens = [flat[offsets[index] : offsets[index + 1]] for index in range(len(references))]
+            reference_statistics = ReferenceStatistics(tokens, settings.max_order)
+            if len(references) <= _REFERENCE_CACHE_SEGMENTS:
+                cache[key] = reference_statistics
+                while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(len(k[-1]) for k in cache) > _REFERENCE_CACHE_SEGMENTS:
+                    cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return corpus_statistics(
+            tokenize_corpus(predictions, settings), reference_statistics, settings.max_order, settings.ref_length
+        )
+
+
+_REFERENCE_CACHE_ENTRIES = 2
+_REFERENCE_CACHE_SEGMENTS = 1_000_000
+
+
+@contextlib.contextmanager
+def _garbage_collector_paused():
+    """Python's cyclic collector runs ever more often while millions of token strings and lists
+    are built, none of which can form a cycle; pausing it makes tokenizing scale linearly."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# Both cores for big corpora: statistics rows are per segment, so two halves can be counted in
+# two processes. Only raw strings go to the helper and only rows come back; each process keeps
+# the reference statistics of its own half for the next call.
+_PARALLEL_MIN_DOCUMENTS = 30_000  # predictions plus references
+
+
+def _worth_a_helper(predictions, references, settings):
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return (
+        len(predictions) + sum(map(len, references)) >= _PARALLEL_MIN_DOCUMENTS
+        and cores >= 2
+        and not callable(settings.tokenizer)
+        and "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+class _Helper:
+    """A forked process that counts half of a big corpus while this one counts the other."""
+
+    def __init__(self):
+        context = multiprocessing.get_context("fork")
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+
+    def submit(self, settings, predictions, references):
+        """Send the helper its half; False when it cannot take it."""
+        try:
+            self.connection.send((dataclasses.asdict(settings), predictions, references))
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def result(self):
+        try:
+            status, value = self.connection.recv()
+        except (EOFError, OSError):
+            return None
+        return value if status == "rows" else None
+
+    def close(self):
+        try:
+            self.connection.send(None)
+            self.process.join(timeout=5)
+        except (OSError, ValueError):
+            pass
+        if self.process.is_alive():
+            self.process.kill()
+
+
+def _serve(connection):
+    cache = collections.OrderedDict()
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        settings, predictions, references = message
+        try:
+            connection.send(("rows", corpus_rows(predictions, references, Settings(**settings), cache)))
+        except Exception as error:  # reported, and the parent counts this half itself
+            connection.send(("error", repr(error)))

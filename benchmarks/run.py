@@ -1,0 +1,243 @@
+"""Benchmark: this module against bleuscore (Rust), sacrebleu, NLTK and HF's algorithm, in one run.
+
+    python benchmarks/run.py            # every size; rewrites README.md's Performance section
+                                        # and benchmarks/scaling.png
+    python benchmarks/run.py --smoke    # tiny sizes, nothing rewritten: checks that it runs
+
+Each measurement runs in a fresh process, so its peak memory (max RSS) is its own. Times are
+medians over repeats of the end-to-end call: `metric.compute(...)` through evaluate with default
+settings, `bleuscore.compute`, `BLEU().corpus_score`, NLTK's `corpus_bleu` on whitespace tokens,
+and a plain restatement of HF's algorithm. Ratios are taken within this one run. Our metric is
+loaded afresh for every repeat, so its reference cache never helps, except in the
+"same references again" row, which measures exactly that.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
+IMPLEMENTATIONS = ["ours", "bleuscore", "sacrebleu", "nltk", "hf"]
+
+
+def load_corpus(spec):
+    """(predictions, references as one list per prediction) for a size spec."""
+    if spec["kind"] == "wmt17":
+        read = lambda path: path.read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
+        reference = read(WMT17 / "newstest2017.ref.de")
+        systems = sorted((WMT17 / "systems").glob("*.de"))[: spec.get("systems", 16)]
+        return [read(path) for path in systems], [[line] for line in reference]
+    sys.path.insert(0, str(HERE))
+    from corpus import make_corpus
+
+    return make_corpus(spec["segments"], spec["references"], seed=spec.get("seed", 0))
+
+
+def runner(name):
+    """A function (predictions, references) -> BLEU in [0, 1], set up outside the timing."""
+    if name == "ours":
+        os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
+        import evaluate
+
+        # An evaluate module is falsy while it holds no data (its __len__ is 0): test for None.
+        return lambda p, r, metric: metric.compute(predictions=p, references=r)["bleu"]
+    if name == "bleuscore":
+        import bleuscore
+
+        return lambda p, r: bleuscore.compute(r, p, 4, False)["bleu"]
+    if name == "sacrebleu":
+        from sacrebleu.metrics import BLEU
+
+        def score(p, r):
+            width = max(map(len, r))
+            streams = [[refs[j] if j < len(refs) else None for refs in r] for j in range(width)]
+            return BLEU().corpus_score(p, streams).score / 100
+
+        return score
+    if name == "nltk":
+        import warnings
+
+        from nltk.translate.bleu_score import corpus_bleu
+
+        def score(p, r):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return corpus_bleu([[x.split() for x in refs] for refs in r], [x.split() for x in p])
+
+        return score
+    if name == "hf":
+        sys.path.insert(0, str(ROOT / "tests"))
+        from oracles import hf_bleu
+
+        return lambda p, r: hf_bleu(p, r)["bleu"]
+    raise ValueError(name)
+
+
+def worker(name, spec, repeats):
+    """Runs in its own process: times `repeats` calls and reports the median and max RSS."""
+    predictions, references = load_corpus(spec)
+    score = runner(name)
+    times, scores = [], []
+    for _ in range(repeats):
+        if name == "ours":
+            import evaluate
+
+            metric = evaluate.load(str(ROOT / "bleu_metric.py"))  # a cold cache for every repeat
+            call = lambda p, r: score(p, r, metric)  # noqa: E731
+        else:
+            call = score
+        start = time.perf_counter()
+        if spec["kind"] == "wmt17":  # the 16 systems against one reference, one call each
+            scores.append([call(system, references) for system in predictions])
+        elif spec.get("again"):  # the training-loop pattern: the same references a second time
+            call(predictions, references)
+            start = time.perf_counter()
+            scores.append(call(predictions[::-1][::-1], references))
+        else:
+            scores.append(call(predictions, references))
+        times.append(time.perf_counter() - start)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"median": statistics.median(times), "times": times, "peak_mb": peak_mb, "score": scores[0]}
+
+
+def measure(name, spec, repeats):
+    command = [sys.executable, __file__, "--worker", name, json.dumps(spec), str(repeats)]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    if completed.returncode != 0:
+        raise RuntimeError(f"{name} on {spec} failed:\n{completed.stderr[-3000:]}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def plan(smoke):
+    """(label, spec, implementations, repeats) rows of the main table, and the scaling sizes."""
+    if smoke:
+        rows = [
+            ("200 × 1 ref", {"kind": "synthetic", "segments": 200, "references": 1}, IMPLEMENTATIONS, 1),
+            ("50 × 4 refs", {"kind": "synthetic", "segments": 50, "references": 4}, IMPLEMENTATIONS, 1),
+            ("WMT17, 2 systems", {"kind": "wmt17", "systems": 2}, ["ours", "bleuscore", "sacrebleu"], 1),
+            ("8 segments", {"kind": "synthetic", "segments": 8, "references": 1}, ["ours", "hf"], 3),
+        ]
+        return rows, [100, 300]
+    rows = [
+        ("50k × 1 ref", {"kind": "synthetic", "segments": 50_000, "references": 1},
+         ["ours", "bleuscore", "sacrebleu", "hf"], 3),
+        ("10k × 4 refs", {"kind": "synthetic", "segments": 10_000, "references": 4},
+         ["ours", "bleuscore", "sacrebleu", "hf"], 3),
+        ("WMT17, 16 systems × 3004", {"kind": "wmt17"}, ["ours", "bleuscore", "sacrebleu", "hf"], 3),
+        ("1k × 1 ref", {"kind": "synthetic", "segments": 1_000, "references": 1}, IMPLEMENTATIONS, 5),
+        ("8 segments", {"kind": "synthetic", "segments": 8, "references": 1}, ["ours", "bleuscore", "hf"], 201),
+        ("50k × 1 ref, same references again", {"kind": "synthetic", "segments": 50_000, "references": 1,
+                                                "again": True}, ["ours"], 3),
+    ]
+    return rows, [10_000, 100_000, 1_000_000]
+
+
+def main(smoke):
+    rows, scaling_sizes = plan(smoke)
+    results = []
+    for label, spec, names, repeats in rows:
+        measured = {name: measure(name, spec, repeats) for name in names}
+        results.append((label, spec, measured))
+        print(label, {name: round(m["median"], 4) for name, m in measured.items()}, flush=True)
+    scaling = {}
+    for name in ["ours", "bleuscore", "sacrebleu", "hf"]:
+        for size in scaling_sizes:
+            if size >= 1_000_000 and name not in ("ours", "bleuscore"):
+                continue
+            spec = {"kind": "synthetic", "segments": size, "references": 1}
+            scaling[(name, size)] = measure(name, spec, 1)
+            print("scaling", name, size, round(scaling[(name, size)]["median"], 3), flush=True)
+    check_exactness(results)
+    table = render(results, scaling, scaling_sizes)
+    print(table)
+    if not smoke:
+        plot(scaling, scaling_sizes, HERE / "scaling.png")
+        write_readme_section(table)
+    else:
+        import tempfile
+
+        plot(scaling, scaling_sizes, pathlib.Path(tempfile.mkdtemp()) / "scaling.png")
+
+
+def check_exactness(results):
+    """Every implementation that follows HF's algorithm must agree with ours on every row."""
+    for label, spec, measured in results:
+        ours = measured["ours"]["score"]
+        for name in ("hf",):
+            if name in measured and measured[name]["score"] != ours:
+                raise SystemExit(f"{label}: ours {ours} differs from {name} {measured[name]['score']}")
+
+
+def render(results, scaling, scaling_sizes):
+    lines = [
+        "| corpus | ours | bleuscore (Rust) | sacrebleu | NLTK | HF's algorithm | ours / bleuscore | ours / sacrebleu |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    fmt = lambda m: f"{m['median']:.4f} s" if m["median"] < 0.1 else f"{m['median']:.2f} s"  # noqa: E731
+    for label, _, measured in results:
+        cells = [fmt(measured[name]) if name in measured else "" for name in IMPLEMENTATIONS]
+        ours = measured["ours"]["median"]
+        ratio = lambda name: f"{ours / measured[name]['median']:.2f}×" if name in measured else ""  # noqa: E731
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio('bleuscore')} | {ratio('sacrebleu')} |")
+    lines += ["", "| scaling (× 1 reference) | " + " | ".join(f"{size:,} segments" for size in scaling_sizes) + " |",
+              "|---|" + "---|" * len(scaling_sizes)]
+    for name in ["ours", "bleuscore", "sacrebleu", "hf"]:
+        cells = []
+        for size in scaling_sizes:
+            m = scaling.get((name, size))
+            cells.append(f"{m['median']:.2f} s, {m['peak_mb']:.0f} MB peak" if m else "")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    ours = [scaling[("ours", size)]["median"] for size in scaling_sizes]
+    lines += ["", f"time({scaling_sizes[-1]:,}) / time({scaling_sizes[-2]:,}) for ours: {ours[-1] / ours[-2]:.1f}"]
+    return "\n".join(lines)
+
+
+def plot(scaling, sizes, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 4))
+    for name in ["ours", "bleuscore", "sacrebleu", "hf"]:
+        points = [(size, scaling[(name, size)]["median"]) for size in sizes if (name, size) in scaling]
+        axes.plot(*zip(*points), marker="o", label=name)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("segments (1 reference each, ~25 tokens)")
+    axes.set_ylabel("seconds, end to end")
+    axes.set_title("Corpus BLEU: time against corpus size")
+    axes.legend()
+    axes.grid(True, which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    print("wrote", path)
+
+
+def write_readme_section(table):
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    start, end = "<!-- benchmark:start -->", "<!-- benchmark:end -->"
+    machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
+    section = f"{start}\nMeasured by `python benchmarks/run.py` on {machine}:\n\n{table}\n\n{end}"
+    head, _, rest = text.partition(start)
+    _, _, tail = rest.partition(end)
+    readme.write_text(head + section + tail, encoding="utf-8")
+    print("updated", readme)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        print(json.dumps(worker(sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4]))))
+    else:
+        parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+        parser.add_argument("--smoke", action="store_true", help="tiny sizes; checks that the benchmark runs")
+        main(parser.parse_args().smoke)

@@ -1,0 +1,154 @@
+"""The fast path gives exactly what the plain definitions give: corpus tokenizing, the packed
+n-gram statistics, the reference cache and the helper process."""
+
+import gc
+import pickle
+import random
+import re
+import sys
+
+import evaluate
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import METRIC_PATH
+from oracles import corpora, hf_bleu, load_module, sacrebleu_13a, segments
+
+bleu_metric = load_module()
+DEFAULT = bleu_metric.resolve_settings()
+
+
+def plain_rows(predictions, references, max_order, ref_length):
+    return np.array([bleu_metric.segment_statistics(p, refs, max_order, ref_length)
+                     for p, refs in zip(predictions, references)], dtype=np.int64).reshape(len(predictions), -1)
+
+
+def tokenized(corpus):
+    predictions, references = corpus
+    return ([bleu_metric.tokenize_13a(p) for p in predictions],
+            [[bleu_metric.tokenize_13a(r) for r in refs] for refs in references])
+
+
+@given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_packed_statistics_equal_the_plain_definition(corpus, max_order, ref_length):
+    predictions, references = tokenized(corpus)
+    fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
+    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+def test_segments_too_big_to_pack_take_the_plain_path():
+    rng = random.Random(5)
+    words = [f"w{i}" for i in range(50)]
+    long = [rng.choice(words) for _ in range(3000)]  # 3000 reference tokens: more than 10 bits
+    predictions = [long[:2000], ["w1", "w2"], long[5:900]]
+    references = [[long, long[::-1]], [["w1", "w2"]], [long[:1000]] * 1100]  # 1100 references: too many
+    statistics = bleu_metric.ReferenceStatistics(references, 4)
+    assert set(statistics.plain) == {0, 2}
+    for max_order in (4, 12):
+        for ref_length in ("shortest", "closest"):
+            fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
+            assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+def test_chunk_boundaries():
+    """More segments than one chunk holds, with shared n-grams across the boundaries."""
+    rng = random.Random(7)
+    words = "a b c d e f".split()
+    n = 2 * bleu_metric._CHUNK_SEGMENTS + 17
+    predictions = [[rng.choice(words) for _ in range(rng.randint(0, 9))] for _ in range(n)]
+    references = [[[rng.choice(words) for _ in range(rng.randint(0, 9))] for _ in range(rng.randint(1, 3))]
+                  for _ in range(n)]
+    for ref_length in ("shortest", "closest"):
+        fast = bleu_metric.corpus_statistics(predictions, references, 4, ref_length)
+        assert (fast == plain_rows(predictions, references, 4, ref_length)).all()
+
+
+LINE = st.one_of(segments(max_words=15), st.text(max_size=30),
+                 st.lists(st.sampled_from(list("0123456789.,-& \na") + ["&amp;", "<skipped>", "-\n"]), max_size=12).map("".join))
+
+
+@given(lines=st.lists(LINE, min_size=1, max_size=12))
+def test_corpus_tokenizer_equals_one_line_at_a_time(lines):
+    expected = [sacrebleu_13a(line) for line in lines]
+    assert bleu_metric.tokenize_13a_corpus(lines) == expected
+    assert [bleu_metric.tokenize_13a(line) for line in lines] == expected
+
+
+@given(text=st.lists(st.sampled_from(list("0123456789.,-a ")), max_size=16).map("".join))
+def test_closed_form_of_the_period_comma_hyphen_rules(text):
+    """The closed form gives the stated substitutions' tokens on any padded text."""
+    padded = f" {text} "
+    stated = padded
+    for pattern, replacement in bleu_metric._13A_CONTEXT_RULES:
+        stated = pattern.sub(replacement, stated)
+    assert bleu_metric._split_periods_commas_hyphens(padded).split() == stated.split()
+
+
+@pytest.fixture()
+def fresh():
+    return evaluate.load(METRIC_PATH)
+
+
+def metric_module(metric):
+    return sys.modules[type(metric).__module__]
+
+
+def test_reference_cache_gives_the_same_results_and_is_bounded(fresh):
+    rng = random.Random(3)
+    words = "the cat sat on a mat dog ran".split()
+    sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))  # noqa: E731
+    references = [[sentence(), sentence()] for _ in range(50)]
+    for epoch in range(3):
+        predictions = [sentence() for _ in range(50)]
+        assert fresh.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
+        # Settings that change the references' statistics are part of the key.
+        for options in ({"lowercase": True}, {"tokenizer": "none"}, {"max_order": 2}, {"ref_length": "closest"}):
+            assert fresh.compute(predictions=predictions, references=references, **options) == \
+                evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **options)
+    for _ in range(5):
+        fresh.compute(predictions=["a"], references=[[sentence()]])
+    assert len(fresh._reference_cache) <= metric_module(fresh)._REFERENCE_CACHE_ENTRIES
+
+
+def test_helper_process_counts_half_exactly(fresh, monkeypatch):
+    monkeypatch.setattr(metric_module(fresh), "_PARALLEL_MIN_DOCUMENTS", 10)
+    rng = random.Random(11)
+    words = "a b c d e f g , . 1.5".split()
+    sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randint(0, 15)))  # noqa: E731
+    predictions = [sentence() for _ in range(400)]
+    references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(400)]
+    expected = hf_bleu(predictions, references)
+    assert fresh.compute(predictions=predictions, references=references) == expected
+    assert fresh._helper and fresh._helper.process.is_alive()
+    assert fresh.compute(predictions=predictions, references=references) == expected  # cached on both sides
+    options = {"tokenizer": "intl", "lowercase": True, "smooth_method": "floor", "ref_length": "closest",
+               "sentence_level": True}
+    sequential = evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **options)
+    assert fresh.compute(predictions=predictions, references=references, **options) == sequential
+    # A helper that dies: its half is counted here instead, and the helper is not used again.
+    fresh._helper.process.kill()
+    fresh._helper.process.join()
+    assert fresh.compute(predictions=predictions, references=references) == expected
+    assert fresh._helper is False
+
+
+def test_garbage_collector_state_is_restored(fresh):
+    assert gc.isenabled()
+    fresh.compute(predictions=["a b"], references=["a b"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        fresh.compute(predictions=["a b"], references=["a b"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_metric_pickles_without_its_cache(fresh):
+    fresh.compute(predictions=["a b c"], references=["a b c"])
+    state = fresh.__getstate__()
+    assert "_reference_cache" not in state and "_helper" not in state
+    assert len(pickle.dumps(state)) < 1_000_000
