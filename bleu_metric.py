@@ -49,7 +49,6 @@ _13A_CONTEXT_RULES = (
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),
 )
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
-_PERIOD_COMMA_RUNS = re.compile(r"([.,]+)")
 _DIGITS = frozenset("0123456789")
 
 
@@ -70,7 +69,7 @@ def _split_mteval_punctuation(text):
 
 
 def _split_periods_commas_hyphens(text):
-    """The three context rules, with the same tokens, visiting only the runs of . and , and the
+    """The three context rules, with the same tokens, visiting only the periods, commas and
     hyphens. ``text`` must start and end with a space, as 13a pads every segment.
 
     Worked out from the non-overlapping matches: a lone . or , splits off unless it stands
@@ -78,29 +77,49 @@ def _split_periods_commas_hyphens(text):
     stays joined to a following digit when the run's length is odd after a digit, or even after
     anything else. A hyphen splits off when a digit precedes it.
     """
-    # A mark followed by a space always splits off (so does the rest of its run): most do.
-    text = text.replace(". ", " .  ").replace(", ", " ,  ")
-    pieces = _PERIOD_COMMA_RUNS.split(text)  # text, run, text, run, ..., text
-    for index in range(1, len(pieces), 2):
-        run = pieces[index]
-        digit_before = pieces[index - 1][-1:] in _DIGITS
-        digit_after = pieces[index + 1][:1] in _DIGITS
-        if len(run) == 1:
-            if not (digit_before and digit_after):
-                pieces[index] = f" {run} "
-        else:
-            spaced = " " + " ".join(run)
-            joined_to_digit = digit_after and digit_before == (len(run) % 2 == 1)
-            pieces[index] = spaced if joined_to_digit else spaced + " "
-    text = "".join(pieces)
-    if "-" not in text:
-        return text
-    pieces = text.split("-")
-    joined = [pieces[0]]
-    for before, after in zip(pieces, pieces[1:]):
-        joined.append(" - " if before[-1:] in _DIGITS else "-")
-        joined.append(after)
-    return "".join(joined)
+    # A mark followed by a space always splits off (so does the rest of its run): most do. They
+    # stand in as private-use characters while the others are found, then come back.
+    placeholders = "\ue000" not in text and "\ue001" not in text
+    if placeholders:
+        text = text.replace(". ", " \ue000  ").replace(", ", " \ue001  ")
+    marks = sorted(_find_all(text, ".") + _find_all(text, ","))
+    if marks:
+        pieces, done, first = [], 0, 0
+        for index, position in enumerate(marks):
+            if index + 1 < len(marks) and marks[index + 1] == position + 1:
+                continue  # the run goes on
+            start, stop = marks[first], position + 1
+            first = index + 1
+            run = text[start:stop]
+            digit_before, digit_after = text[start - 1] in _DIGITS, text[stop] in _DIGITS
+            if len(run) == 1:
+                spaced = run if digit_before and digit_after else f" {run} "
+            else:
+                spaced = " " + " ".join(run)
+                if not (digit_after and digit_before == (len(run) % 2 == 1)):
+                    spaced += " "
+            pieces += [text[done:start], spaced]
+            done = stop
+        text = "".join(pieces) + text[done:]
+    if placeholders:
+        text = text.replace("\ue000", ".").replace("\ue001", ",")
+    hyphens = [position for position in _find_all(text, "-") if text[position - 1] in _DIGITS]
+    if hyphens:
+        pieces, done = [], 0
+        for position in hyphens:
+            pieces += [text[done:position], " - "]
+            done = position + 1
+        text = "".join(pieces) + text[done:]
+    return text
+
+
+def _find_all(text, character):
+    """Every position of ``character`` in ``text`` (str.find runs at memchr speed)."""
+    positions, position = [], text.find(character)
+    while position != -1:
+        positions.append(position)
+        position = text.find(character, position + 1)
+    return positions
 
 
 def tokenize_13a(line):
@@ -324,6 +343,8 @@ class ReferenceStatistics:
     def __init__(self, references, max_order):
         self.max_order = max_order
         self.lengths = [[len(reference) for reference in segment] for segment in references]
+        self.shortest = np.array([min(lengths) for lengths in self.lengths], dtype=np.int64)
+        self.single = all(len(lengths) == 1 for lengths in self.lengths)
         self.absent = [sum(lengths) for lengths in self.lengths]  # an id no reference token has
         bits_limit = _max_token_bits(max_order)
         references_limit = 1 << (62 - _SEGMENT_BITS - max_order * bits_limit)
@@ -347,29 +368,30 @@ class ReferenceStatistics:
             self.ids[index] = vocabulary
         ids = np.frombuffer(ids, dtype=np.int64)
         bits = max([1] + [self.absent[index].bit_length() for index in members])
-        references_bits = (max([1] + [len(references[index]) for index in members]) - 1).bit_length()
-        doc_lengths = [length for index in members for length in self.lengths[index]]
-        doc_segment = [index - start for index in members for _ in self.lengths[index]]
-        doc_reference = [position for index in members for position in range(len(self.lengths[index]))]
-        document, remaining = _positions(doc_lengths)
-        segment_of = np.array(doc_segment, dtype=np.int64)[document]
-        reference_of = np.array(doc_reference, dtype=np.int64)[document]
+        references_per_segment = np.array([len(self.lengths[index]) for index in members], dtype=np.int64)
+        references_bits = int(max(1, references_per_segment.max(initial=1)) - 1).bit_length()
+        document, remaining = _positions(list(itertools.chain.from_iterable(self.lengths[index] for index in members)))
+        first_document = np.repeat(np.cumsum(references_per_segment) - references_per_segment, references_per_segment)
+        segment_of = np.repeat(np.array(members, dtype=np.int64) - start, references_per_segment)[document]
+        reference_of = (np.arange(len(first_document)) - first_document)[document]
         per_order = []
         for order in range(1, self.max_order + 1):
             keys, positions = _packed_ngrams(ids, remaining, order, bits)
             ngram_bits = order * bits
-            # Count each n-gram per (segment, reference), then keep its largest count per segment.
-            keys |= (segment_of[positions] << (references_bits + ngram_bits)) | (reference_of[positions] << ngram_bits)
+            # Keys ordered by (segment, n-gram, reference): equal keys count one n-gram in one
+            # reference, and the runs of one (segment, n-gram) are adjacent, so the largest count
+            # over the references is a reduction over neighbours.
+            keys = (segment_of[positions] << (ngram_bits + references_bits)) | (keys << references_bits) | reference_of[positions]
             keys, counts = _runs(np.sort(keys))
             if references_bits and len(keys):
-                ngram_mask = (1 << ngram_bits) - 1
-                segment_keys = ((keys >> (references_bits + ngram_bits)) << ngram_bits) | (keys & ngram_mask)
-                # A count never exceeds the segment's reference length, so it fits in `bits`.
-                with_counts = np.sort((segment_keys << bits) | counts)
-                last = np.flatnonzero(np.append(with_counts[1:] >> bits != with_counts[:-1] >> bits, True))
-                keys, counts = with_counts[last] >> bits, with_counts[last] & ((1 << bits) - 1)
+                keys = keys >> references_bits
+                starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+                keys, counts = keys[starts], np.maximum.reduceat(counts, starts)
             per_order.append((keys, counts))
-        return {"start": start, "stop": stop, "members": members, "bits": bits, "orders": per_order}
+        lookups = [self.ids[index].get for index in members]
+        absents = [itertools.repeat(self.absent[index]) for index in members]
+        return {"start": start, "stop": stop, "members": members, "bits": bits, "orders": per_order,
+                "lookups": lookups, "absents": absents}
 
 
 def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
@@ -383,17 +405,18 @@ def corpus_statistics(predictions, references, max_order, ref_length="shortest")
     rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
     prediction_lengths = [len(prediction) for prediction in predictions]
     rows[:, 0] = prediction_lengths
-    rows[:, 1] = [reference_length(length, lengths, ref_length)
-                  for length, lengths in zip(prediction_lengths, references.lengths)]
+    if ref_length == "shortest" or references.single:
+        rows[:, 1] = references.shortest
+    else:
+        rows[:, 1] = [reference_length(length, lengths, ref_length)
+                      for length, lengths in zip(prediction_lengths, references.lengths)]
     for order in range(1, max_order + 1):
         rows[:, 1 + max_order + order] = np.maximum(rows[:, 0] - order + 1, 0)
 
     for chunk in references.chunks:
         start, stop, members, bits = chunk["start"], chunk["stop"], chunk["members"], chunk["bits"]
-        ids = array.array("q")
-        for index in members:
-            ids.extend(map(references.ids[index].get, predictions[index], itertools.repeat(references.absent[index])))
-        ids = np.frombuffer(ids, dtype=np.int64)
+        segments = map(map, chunk["lookups"], [predictions[index] for index in members], chunk["absents"])
+        ids = np.frombuffer(array.array("q", itertools.chain.from_iterable(segments)), dtype=np.int64)
         document, remaining = _positions([prediction_lengths[index] for index in members])
         segment_of = (np.array(members, dtype=np.int64) - start)[document]
         for order, (reference_keys, reference_counts) in enumerate(chunk["orders"], start=1):
@@ -929,9 +952,10 @@ class Bleu(evaluate.Metric):
         return super().compute(predictions=predictions, references=references, settings=settings)
 
     def _compute(self, predictions, references, settings):
-        if isinstance(references[0], str):
-            references = [[reference] for reference in references]
-        rows = self._rows(predictions, references, settings)
+        with _garbage_collector_paused():
+            if isinstance(references[0], str):
+                references = [[reference] for reference in references]
+            rows = self._rows(predictions, references, settings)
         result = score_statistics(rows.sum(axis=0), settings)
         if settings.sentence_level:
             result["sentence_bleu"] = sentence_scores(rows, settings)
@@ -1026,7 +1050,7 @@ def _garbage_collector_paused():
 # Both cores for big corpora: statistics rows are per segment, so two halves can be counted in
 # two processes. Only raw strings go to the helper and only rows come back; each process keeps
 # the reference statistics of its own half for the next call.
-_PARALLEL_MIN_DOCUMENTS = 30_000  # predictions plus references
+_PARALLEL_MIN_DOCUMENTS = 4_000  # predictions plus references
 
 
 def _worth_a_helper(predictions, references, settings):
@@ -1078,14 +1102,15 @@ class _Helper:
 def _serve(connection):
     cache = collections.OrderedDict()
     while True:
-        try:
-            message = connection.recv()
-        except EOFError:
-            return
-        if message is None:
-            return
-        settings, predictions, references = message
-        try:
-            connection.send(("rows", corpus_rows(predictions, references, Settings(**settings), cache)))
-        except Exception as error:  # reported, and the parent counts this half itself
-            connection.send(("error", repr(error)))
+        with _garbage_collector_paused():
+            try:
+                message = connection.recv()
+            except EOFError:
+                return
+            if message is None:
+                return
+            settings, predictions, references = message
+            try:
+                connection.send(("rows", corpus_rows(predictions, references, Settings(**settings), cache)))
+            except Exception as error:  # reported, and the parent counts this half itself
+                connection.send(("error", repr(error)))
