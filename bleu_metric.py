@@ -904,6 +904,14 @@ def _mixed_shapes_message(first_is_string, index):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
+    def __init__(self, *args, processes=None, **kwargs):
+        """``processes`` (``evaluate.load(path, processes=1)``): how many processes may count one
+        big corpus: by default both of two cores; 1 never starts a helper (say, in a web server)."""
+        if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+            raise ValueError(f"processes must be a positive int or None, got {processes!r}")
+        self._processes = processes
+        super().__init__(*args, **kwargs)
+
     def _info(self):
         resolve_settings(self.config_name)  # an unknown config name fails at load time
         return evaluate.MetricInfo(
@@ -969,10 +977,22 @@ class Bleu(evaluate.Metric):
     def _rows(self, predictions, references, settings):
         """The statistics rows; a big corpus is split in two, one half counted by a helper."""
         cache = self.__dict__.setdefault("_reference_cache", collections.OrderedDict())
-        helper = self._started_helper() if _worth_a_helper(predictions, references, settings) else None
-        if helper is None:
+        parallel = self._processes != 1 and _worth_a_helper(predictions, references, settings)
+        if not parallel:
             return corpus_rows(predictions, references, settings, cache)
         half = len(predictions) // 2
+        if len(references) > _REFERENCE_CACHE_SEGMENTS:
+            # Too big to cache: a one-off child inherits the data by fork, and only rows come back.
+            helper = _Helper(lambda: corpus_rows(predictions[half:], references[half:], settings, {}))
+            first = corpus_rows(predictions[:half], references[:half], settings, cache)
+            second = helper.result()
+            helper.close()
+            if second is None:
+                second = corpus_rows(predictions[half:], references[half:], settings, cache)
+            return np.concatenate([first, second])
+        helper = self._started_helper()
+        if helper is None:
+            return corpus_rows(predictions, references, settings, cache)
         submitted = helper.submit(settings, predictions[half:], references[half:])
         first = corpus_rows(predictions[:half], references[:half], settings, cache)
         second = helper.result() if submitted else None
@@ -1002,36 +1022,50 @@ class Bleu(evaluate.Metric):
 
 
 def corpus_rows(predictions, references, settings, cache):
-    """Tokenize and count a corpus. The references' statistics come from ``cache`` when the same
-    references were counted before with the same settings, and are kept there otherwise.
+    """Tokenize and count a corpus, a block of segments at a time: each block's tokens are
+    dropped once counted, so memory stays bounded and time linear in the corpus size.
 
-    A training loop scores new predictions against the same references every epoch. The key is
-    the references themselves (compared in full, not by a hash) and every setting that changes
-    their statistics; the cache keeps the last few reference sets, up to a bounded size.
+    The references' statistics come from ``cache`` when the same references were counted
+    before with the same settings, and are kept there otherwise. A training loop scores new
+    predictions against the same references every epoch. The key is the references themselves
+    (compared in full, not by a hash) and every setting that changes their statistics; the cache
+    keeps the last few reference sets, up to a bounded size.
     """
-    key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
-           tuple(map(tuple, references)))
     with _garbage_collector_paused():
-        reference_statistics = cache.get(key)
-        if reference_statistics is None:
-            counts = [len(segment_references) for segment_references in references]
-            flat = tokenize_corpus([reference for segment in references for reference in segment], settings)
-            offsets = list(itertools.accumulate(counts, initial=0))
-            tokens = [flat[offsets[index] : offsets[index + 1]] for index in range(len(references))]
-            reference_statistics = ReferenceStatistics(tokens, settings.max_order)
-            if len(references) <= _REFERENCE_CACHE_SEGMENTS:
-                cache[key] = reference_statistics
-                while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(len(k[-1]) for k in cache) > _REFERENCE_CACHE_SEGMENTS:
-                    cache.popitem(last=False)
-        else:
+        # Beyond the cache's bound, each block's reference statistics are dropped once used.
+        cacheable = len(references) <= _REFERENCE_CACHE_SEGMENTS
+        key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
+               tuple(map(tuple, references))) if cacheable else None
+        blocks = cache.get(key) if cacheable else None
+        if blocks is not None:
             cache.move_to_end(key)
-        return corpus_statistics(
-            tokenize_corpus(predictions, settings), reference_statistics, settings.max_order, settings.ref_length
-        )
+        keep = cacheable and blocks is None
+        rows, prepared = [], []
+        for number, start in enumerate(range(0, len(predictions), _BLOCK_SEGMENTS)):
+            stop = min(start + _BLOCK_SEGMENTS, len(predictions))
+            block = blocks[number] if blocks is not None else _prepare_references(references[start:stop], settings)
+            if keep:
+                prepared.append(block)
+            tokens = tokenize_corpus(predictions[start:stop], settings)
+            rows.append(corpus_statistics(tokens, block, settings.max_order, settings.ref_length))
+        if keep:
+            cache[key] = prepared
+            while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(len(k[-1]) for k in cache) > _REFERENCE_CACHE_SEGMENTS:
+                cache.popitem(last=False)
+        return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
 
 
+def _prepare_references(references, settings):
+    counts = [len(segment_references) for segment_references in references]
+    flat = tokenize_corpus([reference for segment in references for reference in segment], settings)
+    offsets = list(itertools.accumulate(counts, initial=0))
+    tokens = [flat[offsets[index] : offsets[index + 1]] for index in range(len(references))]
+    return ReferenceStatistics(tokens, settings.max_order)
+
+
+_BLOCK_SEGMENTS = 4 * _CHUNK_SEGMENTS
 _REFERENCE_CACHE_ENTRIES = 2
-_REFERENCE_CACHE_SEGMENTS = 1_000_000
+_REFERENCE_CACHE_SEGMENTS = 250_000
 
 
 @contextlib.contextmanager
@@ -1065,12 +1099,14 @@ def _worth_a_helper(predictions, references, settings):
 
 
 class _Helper:
-    """A forked process that counts half of a big corpus while this one counts the other."""
+    """A forked process that counts half of a big corpus while this one counts the other: it
+    serves requests with its own reference cache, or, given ``task``, runs that once."""
 
-    def __init__(self):
+    def __init__(self, task=None):
         context = multiprocessing.get_context("fork")
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs,), daemon=True)
+        target, args = (_serve, (theirs,)) if task is None else (_run_once, (theirs, task))
+        self.process = context.Process(target=target, args=args, daemon=True)
         self.process.start()
         theirs.close()
 
@@ -1097,6 +1133,14 @@ class _Helper:
             pass
         if self.process.is_alive():
             self.process.kill()
+
+
+def _run_once(connection, task):
+    with _garbage_collector_paused():
+        try:
+            connection.send(("rows", task()))
+        except Exception as error:  # reported, and the parent counts this half itself
+            connection.send(("error", repr(error)))
 
 
 def _serve(connection):
