@@ -156,7 +156,7 @@ with gr.Blocks(title="BLEU") as demo:
             references = gr.Textbox(label="References", lines=6, value=EXAMPLE_REFERENCES)
             references_file = gr.File(label="References file (.txt)", file_types=[".txt"], type="filepath")
             with gr.Accordion("More reference sets", open=False):
-                references_2 = gr.Textbox(label="References (second set)", lines=4, value=EXAMPLE_REFERENCES_2)
+                references_2 = gr.Textbox(label="References (second set)", lines=4)
                 references_2_file = gr.File(label="Second references file (.txt)", file_types=[".txt"], type="filepath")
                 references_3 = gr.Textbox(label="References (third set)", lines=4)
                 references_3_file = gr.File(label="Third references file (.txt)", file_types=[".txt"], type="filepath")

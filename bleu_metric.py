@@ -25,6 +25,7 @@ import multiprocessing
 import numbers
 import os
 import re
+import sys
 import weakref
 
 import datasets
@@ -964,15 +965,55 @@ class Bleu(evaluate.Metric):
             if isinstance(references[0], str):
                 references = [[reference] for reference in references]
             rows = self._rows(predictions, references, settings)
-        result = score_statistics(rows.sum(axis=0), settings)
-        if settings.sentence_level:
-            result["sentence_bleu"] = sentence_scores(rows, settings)
-        if settings.n_bootstrap:
-            result["bleu_ci"] = bootstrap_interval(rows, settings)
-        if settings.signature:
-            counts = {len(segment_references) for segment_references in references}
-            result["signature"] = signature(settings, counts.pop() if len(counts) == 1 else "var")
-        return result
+        return _result(rows, [len(segment_references) for segment_references in references], settings)
+
+    def statistics(self, predictions, references, **options):
+        """The per-segment sufficient statistics, as columns, for scoring later or elsewhere.
+
+        Statistics add up: the rows of any split of a corpus (batches, ``datasets.map`` workers,
+        machines) give, through ``score_statistics``, exactly the result of ``compute`` on the
+        whole. Options that change the statistics (tokenizer, lang, lowercase, rstrip, max_order
+        or weights, ref_length) must be the same here as there.
+
+        Returns:
+            dict of columns, one entry per segment: ``prediction_length``, ``reference_length``,
+            ``matches`` and ``totals`` (lists of max_order ints) and ``references`` (how many).
+        """
+        settings = resolve_settings(self.config_name, **options)
+        predictions, references, single_strings = _check_inputs(predictions, references)
+        if single_strings:
+            references = [[reference] for reference in references]
+        with _garbage_collector_paused():
+            rows = self._rows(predictions, references, settings)
+        order = settings.max_order
+        return {
+            "prediction_length": rows[:, 0].tolist(),
+            "reference_length": rows[:, 1].tolist(),
+            "matches": rows[:, 2 : 2 + order].tolist(),
+            "totals": rows[:, 2 + order :].tolist(),
+            "references": [len(segment_references) for segment_references in references],
+        }
+
+    def score_statistics(self, statistics, **options):
+        """The result dict from columns of ``statistics`` (a dict, or a ``datasets.Dataset``)."""
+        settings = resolve_settings(self.config_name, **options)
+        try:
+            matches = np.array(list(statistics["matches"]), dtype=np.int64)
+            totals = np.array(list(statistics["totals"]), dtype=np.int64)
+            lengths = [np.array(list(statistics[name]), dtype=np.int64) for name in ("prediction_length", "reference_length")]
+            counts = list(statistics["references"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(
+                "statistics must hold the columns prediction_length, reference_length, matches, totals and "
+                f"references, as statistics() returns them: {error}"
+            ) from None
+        if len(counts) == 0:
+            raise ValueError("statistics is empty: BLEU needs at least one segment")
+        if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != settings.max_order:
+            raise ValueError(f"statistics hold {matches.shape[-1] if matches.ndim == 2 else 'no'} orders of matches "
+                             f"and totals, but max_order is {settings.max_order}; use the same order for both")
+        rows = np.column_stack([lengths[0], lengths[1], matches, totals])
+        return _result(rows, counts, settings)
 
     def _rows(self, predictions, references, settings):
         """The statistics rows; a big corpus is split in two, one half counted by a helper."""
@@ -1014,11 +1055,30 @@ class Bleu(evaluate.Metric):
         return helper or None
 
     def __getstate__(self):
-        # Pickled (say, by datasets.map) without its caches and helper process.
+        # Pickled (say, by datasets.map) without its caches, its helper process, and the file
+        # locks evaluate keeps after a compute(): those belong to this process, and cannot pickle.
         state = self.__dict__.copy()
         state.pop("_reference_cache", None)
         state.pop("_helper", None)
+        for lock in ("filelock", "rendez_vous_lock"):
+            if lock in state:
+                state[lock] = None
+        if "filelocks" in state:
+            state["filelocks"] = []
         return state
+
+
+def _result(rows, reference_counts, settings):
+    """The result dict of a corpus's statistics rows, with the extra keys the settings ask for."""
+    result = score_statistics(rows.sum(axis=0), settings)
+    if settings.sentence_level:
+        result["sentence_bleu"] = sentence_scores(rows, settings)
+    if settings.n_bootstrap:
+        result["bleu_ci"] = bootstrap_interval(rows, settings)
+    if settings.signature:
+        counts = set(reference_counts)
+        result["signature"] = signature(settings, counts.pop() if len(counts) == 1 else "var")
+    return result
 
 
 def corpus_rows(predictions, references, settings, cache):
@@ -1158,3 +1218,125 @@ def _serve(connection):
                 connection.send(("rows", corpus_rows(predictions, references, Settings(**settings), cache)))
             except Exception as error:  # reported, and the parent counts this half itself
                 connection.send(("error", repr(error)))
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. The command line: python bleu_metric.py REF [REF ...] -i HYP
+# ---------------------------------------------------------------------------------------------
+
+
+class CommandLineError(Exception):
+    """A problem with the command line's files or options, told in one line."""
+
+
+def _read_segments(path, what):
+    """One segment per line of a UTF-8 file (or of standard input, for "-")."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
+        text = data.decode("utf-8")
+    except FileNotFoundError:
+        raise CommandLineError(f"{what} {path}: no such file") from None
+    except IsADirectoryError:
+        raise CommandLineError(f"{what} {path}: is a directory") from None
+    except PermissionError:
+        raise CommandLineError(f"{what} {path}: permission denied") from None
+    except UnicodeDecodeError as error:
+        raise CommandLineError(f"{what} {path}: not UTF-8 text (byte {error.start}: {error.reason})") from None
+    segments = text.split("\n")
+    if segments[-1] == "":
+        segments.pop()
+    return segments
+
+
+def _score_line(result):
+    precisions = "/".join(f"{100 * p:.1f}" for p in result["precisions"])
+    return (f"BLEU = {100 * result['bleu']:.2f} {precisions} (BP = {result['brevity_penalty']:.3f} "
+            f"ratio = {result['length_ratio']:.3f} hyp_len = {result['translation_length']} "
+            f"ref_len = {result['reference_length']})")
+
+
+def main(argv=None):
+    """``python bleu_metric.py REF [REF ...] -i HYP``, in the spirit of sacrebleu's command line."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(
+        prog="bleu_metric.py",
+        description="Corpus BLEU of hypotheses against one or more reference files, one segment per line. "
+        "By default the numbers are Hugging Face's bleu; --preset sacrebleu or nltk gives theirs.",
+    )
+    parser.add_argument("references", nargs="+", metavar="REF", help="reference files, one per reference set")
+    parser.add_argument("-i", "--input", default="-", metavar="HYP", help="hypotheses (default: standard input)")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="whose conventions")
+    parser.add_argument("-tok", "--tokenize", dest="tokenizer", choices=sorted(TOKENIZERS))
+    parser.add_argument("--lang", help="language of the moses tokenizer (default: en)")
+    parser.add_argument("-lc", "--lowercase", action="store_const", const=True)
+    parser.add_argument("--max-order", type=int)
+    parser.add_argument("--weights", type=float, nargs="+", metavar="W")
+    parser.add_argument("--ref-length", choices=REF_LENGTHS)
+    parser.add_argument("--smooth", action="store_const", const=True, help="HF's add-one smoothing")
+    parser.add_argument("-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS))
+    parser.add_argument("--smooth-value", type=float)
+    parser.add_argument("-e", "--effective-order", action="store_const", const=True)
+    parser.add_argument("--n-bootstrap", type=int, metavar="N", help="add a 95%% bootstrap interval")
+    parser.add_argument("--bootstrap-seed", type=int)
+    parser.add_argument("--sentence-level", action="store_true", help="one score per line")
+    parser.add_argument("-f", "--format", choices=["text", "json"], default="text")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    arguments = parser.parse_args(argv)
+    option_names = ["tokenizer", "lang", "lowercase", "max_order", "weights", "ref_length", "smooth", "smooth_method",
+                    "smooth_value", "effective_order", "n_bootstrap", "bootstrap_seed"]
+    options = {name: getattr(arguments, name) for name in option_names if getattr(arguments, name) is not None}
+    try:
+        settings = resolve_settings(arguments.preset, **options)
+        hypotheses = _read_segments(arguments.input, "hypotheses")
+        reference_sets = [_read_segments(path, "references") for path in arguments.references]
+        for path, segments in zip(arguments.references, reference_sets):
+            if len(segments) != len(hypotheses):
+                raise CommandLineError(f"references {path} has {len(segments)} lines but the hypotheses have "
+                                       f"{len(hypotheses)}: files must align line by line")
+        if not hypotheses:
+            raise CommandLineError("the hypotheses are empty: nothing to score")
+        references = [list(segment) for segment in zip(*reference_sets)]
+        rows = _rows_with_progress(hypotheses, references, settings, quiet=arguments.quiet)
+        settings = dataclasses.replace(settings, signature=True, sentence_level=arguments.sentence_level)
+        result = _result(rows, [len(reference_sets)] * len(hypotheses), settings)
+    except (CommandLineError, ValueError, TypeError) as error:
+        print(f"bleu_metric.py: error: {error}", file=sys.stderr)
+        return 1
+    if arguments.format == "json":
+        print(json.dumps(result, indent=1, ensure_ascii=False))
+    elif arguments.sentence_level:
+        for score in result["sentence_bleu"]:
+            print(f"{100 * score:.2f}")
+    else:
+        print(_score_line(result))
+        if "bleu_ci" in result:
+            low, high = result["bleu_ci"]
+            print(f"95% bootstrap interval: {100 * low:.2f} .. {100 * high:.2f}")
+        print(result["signature"])
+    return 0
+
+
+def _rows_with_progress(hypotheses, references, settings, quiet):
+    """The statistics rows, a block at a time under a progress bar on stderr for big inputs."""
+    blocks = range(0, len(hypotheses), _BLOCK_SEGMENTS)
+    if quiet or len(blocks) < 2:
+        return corpus_rows(hypotheses, references, settings, {})
+    from tqdm import tqdm
+
+    rows = []
+    with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as progress:
+        for start in blocks:
+            stop = min(start + _BLOCK_SEGMENTS, len(hypotheses))
+            rows.append(corpus_rows(hypotheses[start:stop], references[start:stop], settings, {}))
+            progress.update(stop - start)
+    return np.concatenate(rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

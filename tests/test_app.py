@@ -1,0 +1,151 @@
+"""The Space: its scoring function, its API through gradio_client with concurrent clients and
+oversize requests, and the page in a real browser (Debian's Chromium through Playwright)."""
+
+import concurrent.futures
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import METRIC_PATH, ROOT
+
+sys.path.insert(0, str(ROOT))
+import app  # noqa: E402
+
+PREDICTIONS = app.EXAMPLE_PREDICTIONS
+REFERENCES = app.EXAMPLE_REFERENCES
+REFERENCES_2 = app.EXAMPLE_REFERENCES_2
+TRANSFORMERS_BLEU = 0.5037930378757725  # the documented example, max_order=2
+
+
+def test_score_is_the_metric_with_the_example_prefilled():
+    result = app.score(PREDICTIONS, REFERENCES, REFERENCES_2, max_order=2)
+    assert result["bleu"] == TRANSFORMERS_BLEU
+    assert len(result["sentence_bleu"]) == 3 and result["signature"].startswith("nrefs:2|")
+
+
+@pytest.mark.parametrize("arguments, words", [
+    ((PREDICTIONS, "one line"), ["References has 1 lines", "Predictions has 3"]),
+    (("", REFERENCES), ["Predictions is empty"]),
+    (("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1)), ["at most 100,000"]),
+    (("x" * (app.MAX_BYTES + 1), "x"), ["larger than 10 MB"]),
+])
+def test_input_errors_are_messages(arguments, words):
+    with pytest.raises(app.InputError) as raised:
+        app.score(*arguments)
+    for word in words:
+        assert word in str(raised.value)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """app.py served as a user would start it, on a free local port."""
+    port = free_port()
+    env = dict(os.environ, GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(port),
+               GRADIO_ANALYTICS_ENABLED="False", HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    process = subprocess.Popen([sys.executable, str(ROOT / "app.py")], env=env, cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if process.poll() is not None:
+                pytest.fail(f"app.py exited: {process.stdout.read()[-3000:]}")
+            time.sleep(0.5)
+    else:
+        process.kill()
+        pytest.fail("app.py did not start listening within 120 s")
+    yield url, process
+    process.terminate()
+    process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    from gradio_client import Client
+
+    return Client(server[0], verbose=False)
+
+
+def test_api_compute(client):
+    result = client.predict(PREDICTIONS, REFERENCES, api_name="/compute")
+    expected = app.score(PREDICTIONS, REFERENCES)
+    assert result == expected
+
+
+def test_api_errors_are_messages_and_the_server_stays_up(client, server):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="References has 1 lines"):
+        client.predict(PREDICTIONS, "just one line", api_name="/compute")
+    with pytest.raises(AppError, match="at most 100,000"):
+        client.predict("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1), api_name="/compute")
+    assert server[1].poll() is None
+    assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
+
+
+def test_eight_concurrent_clients_get_their_own_results(client):
+    corpora = [(f"the cat sat on mat {i}\nsomething {i} else", f"the cat sat on the mat {i}\nsomething else") for i in range(8)]
+    expected = [app.score(p, r, max_order=2 + i % 3) for i, (p, r) in enumerate(corpora)]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        futures = [pool.submit(client.predict, p, r, "", "", "13a", 2 + i % 3, api_name="/compute")
+                   for i, (p, r) in enumerate(corpora)]
+        results = [future.result(timeout=120) for future in futures]
+    assert results == expected
+
+
+def chromium():
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Chromium (apt-get install -y chromium) for the browser test")
+        pytest.skip("no Chromium installed here")
+    return path
+
+
+def test_page_in_a_real_browser(server, tmp_path):
+    executable = chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    screenshots = ROOT / "screenshots"
+    screenshots.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--no-first-run"])
+        page = browser.new_page(viewport={"width": 1300, "height": 1600})
+        page.goto(server[0], timeout=60_000)
+        page.get_by_label("Predictions", exact=True).fill("the cat sat on the mat\nhello world")
+        page.get_by_label("References", exact=True).fill("the cat sat on the mat\nhello there world")
+        page.get_by_role("button", name="Compute BLEU").click()
+        score = page.locator("#bleu-score")
+        expect(score).to_contain_text("BLEU =", timeout=60_000)
+        expected = app.score("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world")
+        assert f"{100 * expected['bleu']:.2f}" in score.inner_text()
+        # The per-sentence table and the precision chart render.
+        expect(page.get_by_text("sentence BLEU").first).to_be_visible(timeout=30_000)
+        expect(page.get_by_text("hello there world").first).to_be_visible()
+        expect(page.locator("canvas, svg.marks, .vega-embed").first).to_be_visible(timeout=30_000)
+        page.screenshot(path=str(screenshots / "app.png"), full_page=True)
+        # A mismatched input shows a readable message, not a stack trace.
+        page.get_by_label("References", exact=True).fill("only one line")
+        page.get_by_role("button", name="Compute BLEU").click()
+        expect(page.get_by_text("References has 1 lines").first).to_be_visible(timeout=30_000)
+        assert "Traceback" not in page.content()
+        browser.close()
+    assert (screenshots / "app.png").stat().st_size > 10_000

@@ -1,0 +1,97 @@
+"""Scale-out: statistics() rows sum to compute()'s result, through datasets.map with several
+processes and through evaluate's own distributed mode with three real processes."""
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+
+import datasets
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import METRIC_PATH
+from oracles import corpora
+
+OPTION_SETS = [
+    {},
+    {"smooth": True, "max_order": 3},
+    {"tokenizer": "intl", "ref_length": "closest", "smooth_method": "exp", "sentence_level": True},
+    {"weights": [0.5, 0.3, 0.2], "signature": True, "n_bootstrap": 50},
+]
+
+
+@settings(max_examples=40)
+@given(corpus=corpora(), options=st.sampled_from(OPTION_SETS), cut=st.integers(0, 8))
+def test_statistics_of_any_split_score_like_compute(bleu, corpus, options, cut):
+    predictions, references = corpus
+    cut = min(cut, len(predictions))
+    parts = [bleu.statistics(predictions[a:b], references[a:b], **options)
+             for a, b in ((0, cut), (cut, len(predictions))) if b > a]
+    merged = {key: [value for part in parts for value in part[key]] for key in parts[0]}
+    assert bleu.score_statistics(merged, **options) == bleu.compute(predictions=predictions, references=references,
+                                                                    **options)
+
+
+def test_score_statistics_errors(bleu):
+    stats = bleu.statistics(["a b c"], ["a b c"])
+    with pytest.raises(ValueError, match="max_order is 2"):
+        bleu.score_statistics(stats, max_order=2)
+    with pytest.raises(ValueError, match="columns"):
+        bleu.score_statistics({"matches": [[1, 1, 1, 1]]})
+
+
+def test_datasets_map_with_two_processes(bleu, wmt17):
+    dataset = datasets.Dataset.from_dict({
+        "prediction": wmt17["systems"]["online-B.0"][:1200],
+        "references": [[line] for line in wmt17["reference"][:1200]],
+    })
+    columns = dataset.map(lambda batch: bleu.statistics(batch["prediction"], batch["references"]),
+                          batched=True, batch_size=100, num_proc=2, remove_columns=dataset.column_names)
+    expected = bleu.compute(predictions=dataset["prediction"], references=dataset["references"])
+    assert bleu.score_statistics(columns) == expected
+
+
+DISTRIBUTED = """
+import json, sys, evaluate
+rank, world, experiment, cache, predictions, references = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], *json.loads(sys.argv[6])
+rank, world = int(rank), int(world)
+bleu = evaluate.load(sys.argv[1], num_process=world, process_id=rank, experiment_id=experiment, cache_dir=cache)
+share = slice(rank, None, world)
+bleu.add_batch(predictions=predictions[share], references=references[share])
+print(json.dumps(bleu.compute(max_order=3, signature=True)))
+"""
+
+
+def test_evaluate_distributed_mode_with_three_processes(bleu, wmt17, tmp_path):
+    predictions, references = wmt17["systems"]["KIT.4950"][:300], [[r] for r in wmt17["reference"][:300]]
+    experiment = uuid.uuid4().hex
+    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    payload = json.dumps([predictions, references])
+    processes = [subprocess.Popen([sys.executable, "-c", DISTRIBUTED, METRIC_PATH, str(rank), "3", experiment,
+                                   str(tmp_path), payload], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, env=env) for rank in range(3)]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
+    results = [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
+    assert results[1] is None and results[2] is None  # only rank 0 returns the result
+    # Rank 0 gathers the shares in rank order, so its corpus is the interleaved one.
+    gathered = [i for rank in range(3) for i in range(rank, 300, 3)]
+    single = bleu.compute(predictions=[predictions[i] for i in gathered],
+                          references=[references[i] for i in gathered], max_order=3, signature=True)
+    assert results[0] == single
+    assert results[0]["bleu"] == bleu.compute(predictions=predictions, references=references, max_order=3)["bleu"]
+
+
+def test_a_metric_used_with_add_batch_still_pickles_for_datasets_map(wmt17):
+    import evaluate
+
+    metric = evaluate.load(METRIC_PATH)
+    metric.add_batch(predictions=["a b c"], references=[["a b c"]])
+    metric.compute()  # evaluate keeps its (released) file locks after this
+    dataset = datasets.Dataset.from_dict({"p": wmt17["reference"][:40], "r": wmt17["reference"][:40]})
+    columns = dataset.map(lambda batch: metric.statistics(batch["p"], batch["r"]), batched=True, batch_size=10,
+                          num_proc=2, remove_columns=["p", "r"])
+    assert metric.score_statistics(columns)["bleu"] == 1.0
