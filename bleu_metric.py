@@ -301,6 +301,7 @@ def segment_statistics(prediction, references, max_order, ref_length="shortest")
 
 _CHUNK_SEGMENTS = 4096  # segments scored together; their index within the chunk takes 12 bits
 _SEGMENT_BITS = 12
+_SEGMENT_SHIFT = 62 - _SEGMENT_BITS  # the segment index sits above every n-gram and reference index
 
 
 def _max_token_bits(max_order):
@@ -363,9 +364,8 @@ class ReferenceStatistics:
     def _prepare_chunk(self, start, stop, members, references):
         ids = array.array("q")
         for index in members:
-            vocabulary, counter = {}, itertools.count()
-            for reference in references[index]:
-                ids.extend(map(vocabulary.setdefault, reference, counter))
+            vocabulary = {}
+            ids.extend(map(vocabulary.setdefault, itertools.chain.from_iterable(references[index]), itertools.count()))
             self.ids[index] = vocabulary
         ids = np.frombuffer(ids, dtype=np.int64)
         bits = max([1] + [self.absent[index].bit_length() for index in members])
@@ -373,16 +373,17 @@ class ReferenceStatistics:
         references_bits = int(max(1, references_per_segment.max(initial=1)) - 1).bit_length()
         document, remaining = _positions(list(itertools.chain.from_iterable(self.lengths[index] for index in members)))
         first_document = np.repeat(np.cumsum(references_per_segment) - references_per_segment, references_per_segment)
-        segment_of = np.repeat(np.array(members, dtype=np.int64) - start, references_per_segment)[document]
-        reference_of = (np.arange(len(first_document)) - first_document)[document]
+        # Keys are (segment, n-gram, reference), high bits to low: equal keys count one n-gram in
+        # one reference, and the runs of one (segment, n-gram) are adjacent, so the largest count
+        # over the references is a reduction over neighbours.
+        segment_and_reference = (
+            (np.repeat(np.array(members, dtype=np.int64) - start, references_per_segment) << _SEGMENT_SHIFT)
+            | (np.arange(len(first_document)) - first_document)
+        )[document]
         per_order = []
         for order in range(1, self.max_order + 1):
             keys, positions = _packed_ngrams(ids, remaining, order, bits)
-            ngram_bits = order * bits
-            # Keys ordered by (segment, n-gram, reference): equal keys count one n-gram in one
-            # reference, and the runs of one (segment, n-gram) are adjacent, so the largest count
-            # over the references is a reduction over neighbours.
-            keys = (segment_of[positions] << (ngram_bits + references_bits)) | (keys << references_bits) | reference_of[positions]
+            keys = segment_and_reference[positions] | (keys << references_bits)
             keys, counts = _runs(np.sort(keys))
             if references_bits and len(keys):
                 keys = keys >> references_bits
@@ -392,7 +393,7 @@ class ReferenceStatistics:
         lookups = [self.ids[index].get for index in members]
         absents = [itertools.repeat(self.absent[index]) for index in members]
         return {"start": start, "stop": stop, "members": members, "bits": bits, "orders": per_order,
-                "lookups": lookups, "absents": absents}
+                "segment_shift": _SEGMENT_SHIFT - references_bits, "lookups": lookups, "absents": absents}
 
 
 def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
@@ -422,12 +423,12 @@ def corpus_statistics(predictions, references, max_order, ref_length="shortest")
         segment_of = (np.array(members, dtype=np.int64) - start)[document]
         for order, (reference_keys, reference_counts) in enumerate(chunk["orders"], start=1):
             keys, positions = _packed_ngrams(ids, remaining, order, bits)
-            keys, counts = _runs(np.sort(keys | (segment_of[positions] << (order * bits))))
+            keys, counts = _runs(np.sort(keys | (segment_of[positions] << chunk["segment_shift"])))
             if len(reference_keys) == 0 or len(keys) == 0:
                 continue
             found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
             clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
-            matches = np.bincount(keys >> (order * bits), weights=clipped, minlength=stop - start)
+            matches = np.bincount(keys >> chunk["segment_shift"], weights=clipped, minlength=stop - start)
             rows[start:stop, 1 + order] = matches.astype(np.int64)
 
     for index, segment_references in references.plain.items():
@@ -1031,10 +1032,15 @@ class Bleu(evaluate.Metric):
             if second is None:
                 second = corpus_rows(predictions[half:], references[half:], settings, cache)
             return np.concatenate([first, second])
-        helper = self._started_helper()
+        if "_helper" not in self.__dict__:
+            # The first time, the new helper inherits its half by fork: nothing to send.
+            helper = self._start_helper(lambda its_cache: corpus_rows(predictions[half:], references[half:], settings, its_cache))
+            submitted = helper is not None
+        else:
+            helper = self.__dict__["_helper"] or None
+            submitted = helper is not None and helper.submit(settings, predictions[half:], references[half:])
         if helper is None:
             return corpus_rows(predictions, references, settings, cache)
-        submitted = helper.submit(settings, predictions[half:], references[half:])
         first = corpus_rows(predictions[:half], references[:half], settings, cache)
         second = helper.result() if submitted else None
         if second is None:  # the helper failed: count its half here, and stop using it
@@ -1043,15 +1049,13 @@ class Bleu(evaluate.Metric):
             second = corpus_rows(predictions[half:], references[half:], settings, cache)
         return np.concatenate([first, second])
 
-    def _started_helper(self):
-        helper = self.__dict__.get("_helper")
-        if helper is None:
-            try:
-                helper = _Helper()
-                weakref.finalize(self, helper.close)
-            except Exception:  # no fork here, or a daemonic process that may not have children
-                helper = False
-            self.__dict__["_helper"] = helper
+    def _start_helper(self, first_task):
+        try:
+            helper = _Helper(first_task=first_task)
+            weakref.finalize(self, helper.close)
+        except Exception:  # no fork here, or a daemonic process that may not have children
+            helper = False
+        self.__dict__["_helper"] = helper
         return helper or None
 
     def __getstate__(self):
@@ -1160,12 +1164,13 @@ def _worth_a_helper(predictions, references, settings):
 
 class _Helper:
     """A forked process that counts half of a big corpus while this one counts the other: it
-    serves requests with its own reference cache, or, given ``task``, runs that once."""
+    serves requests with its own reference cache (the first one, ``first_task``, inherited by
+    fork), or, given ``task``, runs that once and exits."""
 
-    def __init__(self, task=None):
+    def __init__(self, task=None, first_task=None):
         context = multiprocessing.get_context("fork")
         self.connection, theirs = context.Pipe()
-        target, args = (_serve, (theirs,)) if task is None else (_run_once, (theirs, task))
+        target, args = (_serve, (theirs, first_task)) if task is None else (_run_once, (theirs, task))
         self.process = context.Process(target=target, args=args, daemon=True)
         self.process.start()
         theirs.close()
@@ -1203,8 +1208,10 @@ def _run_once(connection, task):
             connection.send(("error", repr(error)))
 
 
-def _serve(connection):
+def _serve(connection, first_task=None):
     cache = collections.OrderedDict()
+    if first_task is not None:
+        _run_once(connection, lambda: first_task(cache))
     while True:
         with _garbage_collector_paused():
             try:
