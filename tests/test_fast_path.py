@@ -152,3 +152,9 @@ def test_metric_pickles_without_its_cache(fresh):
     state = fresh.__getstate__()
     assert "_reference_cache" not in state and "_helper" not in state
     assert len(pickle.dumps(state)) < 1_000_000
+
+
+@pytest.mark.parametrize("line", ["a.\ue000, 5.,3 x\ue001y 1..2", "\ue000. \ue001, a..5", "e.g. 3,5-7"])
+def test_text_holding_the_placeholder_characters(line):
+    """The period/comma pass swaps handled marks for U+E000/U+E001 only when the text has none."""
+    assert bleu_metric.tokenize_13a_corpus([line, "x. y"]) == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
