@@ -1024,39 +1024,32 @@ class Bleu(evaluate.Metric):
             return corpus_rows(predictions, references, settings, cache)
         half = len(predictions) // 2
         if len(references) > _REFERENCE_CACHE_SEGMENTS:
-            # Too big to cache: a one-off child inherits the data by fork, and only rows come back.
-            helper = _Helper(lambda: corpus_rows(predictions[half:], references[half:], settings, {}))
-            first = corpus_rows(predictions[:half], references[:half], settings, cache)
-            second = helper.result()
-            helper.close()
-            if second is None:
-                second = corpus_rows(predictions[half:], references[half:], settings, cache)
-            return np.concatenate([first, second])
-        if "_helper" not in self.__dict__:
+            # Too big to cache: a one-off child inherits its half by fork, and only rows come back.
+            helper = _start_helper(task=lambda: corpus_rows(predictions[half:], references[half:], settings, {}))
+            submitted = bool(helper)
+        elif "_helper" not in self.__dict__:
             # The first time, the new helper inherits its half by fork: nothing to send.
-            helper = self._start_helper(lambda its_cache: corpus_rows(predictions[half:], references[half:], settings, its_cache))
-            submitted = helper is not None
+            helper = _start_helper(first_task=lambda its_cache: corpus_rows(
+                predictions[half:], references[half:], settings, its_cache))
+            if helper:
+                weakref.finalize(self, helper.close)
+            self.__dict__["_helper"] = helper
+            submitted = bool(helper)
         else:
-            helper = self.__dict__["_helper"] or None
-            submitted = helper is not None and helper.submit(settings, predictions[half:], references[half:])
-        if helper is None:
+            helper = self.__dict__["_helper"]
+            submitted = bool(helper) and helper.submit(settings, predictions[half:], references[half:])
+        if not helper:
             return corpus_rows(predictions, references, settings, cache)
         first = corpus_rows(predictions[:half], references[:half], settings, cache)
         second = helper.result() if submitted else None
-        if second is None:  # the helper failed: count its half here, and stop using it
+        if len(references) > _REFERENCE_CACHE_SEGMENTS:
+            helper.close()
+        elif second is None:  # the helper failed: stop using it
             self.__dict__["_helper"] = False
             helper.close()
+        if second is None:  # count its half here
             second = corpus_rows(predictions[half:], references[half:], settings, cache)
         return np.concatenate([first, second])
-
-    def _start_helper(self, first_task):
-        try:
-            helper = _Helper(first_task=first_task)
-            weakref.finalize(self, helper.close)
-        except Exception:  # no fork here, or a daemonic process that may not have children
-            helper = False
-        self.__dict__["_helper"] = helper
-        return helper or None
 
     def __getstate__(self):
         # Pickled (say, by datasets.map) without its caches, its helper process, and the file
@@ -1149,6 +1142,15 @@ def _garbage_collector_paused():
 # two processes. Only raw strings go to the helper and only rows come back; each process keeps
 # the reference statistics of its own half for the next call.
 _PARALLEL_MIN_DOCUMENTS = 4_000  # predictions plus references
+
+
+def _start_helper(**kwargs):
+    """A started ``_Helper``, or False where none can start: no fork here, or a daemonic process
+    (a datasets.map worker) that may not have children."""
+    try:
+        return _Helper(**kwargs)
+    except Exception:
+        return False
 
 
 def _worth_a_helper(predictions, references, settings):

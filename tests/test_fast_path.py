@@ -158,3 +158,15 @@ def test_metric_pickles_without_its_cache(fresh):
 def test_text_holding_the_placeholder_characters(line):
     """The period/comma pass swaps handled marks for U+E000/U+E001 only when the text has none."""
     assert bleu_metric.tokenize_13a_corpus([line, "x. y"]) == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
+
+
+def test_one_off_child_beyond_the_cache_bound(fresh, monkeypatch):
+    module = metric_module(fresh)
+    monkeypatch.setattr(module, "_PARALLEL_MIN_DOCUMENTS", 10)
+    monkeypatch.setattr(module, "_REFERENCE_CACHE_SEGMENTS", 100)
+    rng = random.Random(13)
+    sentence = lambda: " ".join(rng.choice("a b c d , .".split()) for _ in range(rng.randint(0, 12)))  # noqa: E731
+    predictions = [sentence() for _ in range(300)]
+    references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(300)]
+    assert fresh.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
+    assert "_helper" not in fresh.__dict__ and len(fresh._reference_cache) == 0  # nothing kept
