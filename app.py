@@ -68,6 +68,13 @@ def score(predictions, references, references_2="", references_3="", tokenizer="
 
     Returns the metric's result dict, with per-sentence scores and the signature.
     """
+    return score_lines(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                       ref_length, lowercase)[0]
+
+
+def score_lines(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                lowercase):
+    """``score``, with the prediction lines and the first reference set's lines it scored."""
     prediction_lines = lines_of(predictions or "", "Predictions")
     if not prediction_lines:
         raise InputError("Predictions is empty: give one prediction per line")
@@ -86,7 +93,7 @@ def score(predictions, references, references_2="", references_3="", tokenizer="
     # server's threads must not fork.
     metric = evaluate.load(METRIC_PATH, processes=1)
     try:
-        return metric.compute(
+        result = metric.compute(
             predictions=prediction_lines,
             references=[list(segment) for segment in zip(*reference_sets)],
             tokenizer=tokenizer, max_order=int(max_order), ref_length=ref_length, lowercase=bool(lowercase),
@@ -94,24 +101,31 @@ def score(predictions, references, references_2="", references_3="", tokenizer="
         )
     except (ValueError, TypeError) as error:
         raise InputError(str(error)) from None
+    return result, prediction_lines, reference_sets[0]
+
+
+def as_page_error(function, *arguments):
+    """``function(*arguments)``, an input problem becoming a message the page or client shows."""
+    try:
+        return function(*arguments)
+    except InputError as error:
+        raise gr.Error(str(error), print_exception=False) from None
 
 
 def compute(predictions: str, references: str, references_2: str = "", references_3: str = "",
             tokenizer: str = "13a", max_order: int = 4, smoothing: str = "none", ref_length: str = "shortest",
             lowercase: bool = False) -> dict:
     """The API endpoint: the result dict, or an error message the client raises."""
-    try:
-        return score(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-                     ref_length, lowercase)
-    except InputError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+    return as_page_error(score, predictions, references, references_2, references_3, tokenizer, max_order,
+                         smoothing, ref_length, lowercase)
 
 
 def compute_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
                      ref_length, lowercase):
     """The page's view of the result: score, JSON, precision chart, per-sentence table, signature."""
-    result = compute(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-                     ref_length, lowercase)
+    result, prediction_lines, reference_lines = as_page_error(
+        score_lines, predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+        ref_length, lowercase)
     headline = (f"<div id='bleu-score' style='font-size:3em;font-weight:700'>BLEU = {100 * result['bleu']:.2f}</div>"
                 f"<div>{result['translation_length']:,} prediction tokens, {result['reference_length']:,} "
                 f"reference tokens</div>")
@@ -119,8 +133,6 @@ def compute_for_page(predictions, references, references_2, references_3, tokeni
         "measure": [f"{n}-gram precision" for n in range(1, len(result["precisions"]) + 1)] + ["brevity penalty"],
         "value": list(result["precisions"]) + [result["brevity_penalty"]],
     })
-    prediction_lines = lines_of(predictions, "Predictions")
-    reference_lines = lines_of(references, "References")
     table = pd.DataFrame({
         "line": range(1, len(prediction_lines) + 1),
         "sentence BLEU": [round(100 * s, 2) for s in result["sentence_bleu"]],

@@ -358,8 +358,9 @@ class ReferenceStatistics:
         self.ids = [None] * len(references)  # per packable segment: {token: id}
         self.chunks = []
         for start in range(0, len(references), _CHUNK_SEGMENTS):
-            members = [index for index in range(start, min(start + _CHUNK_SEGMENTS, len(references))) if packable[index]]
-            self.chunks.append(self._prepare_chunk(start, min(start + _CHUNK_SEGMENTS, len(references)), members, references))
+            stop = min(start + _CHUNK_SEGMENTS, len(references))
+            members = [index for index in range(start, stop) if packable[index]]
+            self.chunks.append(self._prepare_chunk(start, stop, members, references))
 
     def _prepare_chunk(self, start, stop, members, references):
         ids = array.array("q")
@@ -517,7 +518,7 @@ def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, setti
 
 def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
     method, max_order = settings.smooth_method, settings.max_order
-    value = SMOOTH_DEFAULTS[method] if settings.smooth_value is None else settings.smooth_value
+    value = settings.smooth_value
     ratio = translation_length / ref_length if ref_length else 0.0
     brevity_penalty = 1.0
     if translation_length < ref_length:
@@ -591,11 +592,10 @@ def signature(settings, nrefs):
         smooth = "add-one"
     elif settings.smooth_method is None:
         smooth = "none"
-    elif SMOOTH_DEFAULTS[settings.smooth_method] is None:
+    elif settings.smooth_value is None:
         smooth = settings.smooth_method
     else:
-        value = SMOOTH_DEFAULTS[settings.smooth_method] if settings.smooth_value is None else settings.smooth_value
-        smooth = f"{settings.smooth_method}[{value:.2f}]"
+        smooth = f"{settings.smooth_method}[{settings.smooth_value:.2f}]"
     fields = [
         f"nrefs:{nrefs}",
         f"case:{'lc' if settings.lowercase else 'mixed'}",
@@ -651,6 +651,8 @@ PRESETS = {
     "nltk": {"tokenizer": "none", "ref_length": "closest"},
 }
 REF_LENGTHS = ("shortest", "closest")
+# Options where an explicit None is a choice rather than "use the default".
+_NONE_MEANS_SOMETHING = {"smooth_method", "bootstrap_seed"}
 
 
 def _check_bool(name, value):
@@ -726,6 +728,8 @@ def resolve_settings(preset="default", **options):
                 f"got smooth_method={smooth_method!r}"
             )
         smooth_value = _check_number("smooth_value", smooth_value)
+    elif smooth_method is not None:
+        smooth_value = SMOOTH_DEFAULTS[smooth_method]  # floor 0.1, add-k 1; None for the others
 
     effective_order = _check_bool("effective_order", merged.get("effective_order", False))
     if effective_order and weights is not None:
@@ -752,9 +756,6 @@ def resolve_settings(preset="default", **options):
         bootstrap_seed=bootstrap_seed,
     )
 
-
-# Options where an explicit None is a choice rather than "use the default".
-_NONE_MEANS_SOMETHING = {"smooth_method", "bootstrap_seed"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -896,6 +897,11 @@ def _check_inputs(predictions, references):
     return predictions, references, single_strings
 
 
+def _reference_lists(references):
+    """Checked references as a list of references per prediction (a single string is one)."""
+    return [[reference] for reference in references] if isinstance(references[0], str) else references
+
+
 def _mixed_shapes_message(first_is_string, index):
     first, this = ("a string", "a list") if first_is_string else ("a list", "a string")
     return (
@@ -963,8 +969,7 @@ class Bleu(evaluate.Metric):
 
     def _compute(self, predictions, references, settings):
         with _garbage_collector_paused():
-            if isinstance(references[0], str):
-                references = [[reference] for reference in references]
+            references = _reference_lists(references)
             rows = self._rows(predictions, references, settings)
         return _result(rows, [len(segment_references) for segment_references in references], settings)
 
@@ -981,9 +986,8 @@ class Bleu(evaluate.Metric):
             ``matches`` and ``totals`` (lists of max_order ints) and ``references`` (how many).
         """
         settings = resolve_settings(self.config_name, **options)
-        predictions, references, single_strings = _check_inputs(predictions, references)
-        if single_strings:
-            references = [[reference] for reference in references]
+        predictions, references, _ = _check_inputs(predictions, references)
+        references = _reference_lists(references)
         with _garbage_collector_paused():
             rows = self._rows(predictions, references, settings)
         order = settings.max_order
@@ -1023,7 +1027,8 @@ class Bleu(evaluate.Metric):
         if not parallel:
             return corpus_rows(predictions, references, settings, cache)
         half = len(predictions) // 2
-        if len(references) > _REFERENCE_CACHE_SEGMENTS:
+        one_off = len(references) > _REFERENCE_CACHE_SEGMENTS
+        if one_off:
             # Too big to cache: a one-off child inherits its half by fork, and only rows come back.
             helper = _start_helper(task=lambda: corpus_rows(predictions[half:], references[half:], settings, {}))
             submitted = bool(helper)
@@ -1042,7 +1047,7 @@ class Bleu(evaluate.Metric):
             return corpus_rows(predictions, references, settings, cache)
         first = corpus_rows(predictions[:half], references[:half], settings, cache)
         second = helper.result() if submitted else None
-        if len(references) > _REFERENCE_CACHE_SEGMENTS:
+        if one_off:
             helper.close()
         elif second is None:  # the helper failed: stop using it
             self.__dict__["_helper"] = False
