@@ -78,9 +78,11 @@ def _split_periods_commas_hyphens(text):
     stays joined to a following digit when the run's length is odd after a digit, or even after
     anything else. A hyphen splits off when a digit precedes it.
     """
-    # A mark followed by a space always splits off (so does the rest of its run): most do. They
-    # stand in as private-use characters while the others are found, then come back.
-    placeholders = "\ue000" not in text and "\ue001" not in text
+    # A mark followed by a space always splits off (so does the rest of its run). In prose most
+    # marks are, so they stand in as private-use characters while the others are found, then come
+    # back: two passes over the text that pay off when marks are common, and not when they are rare.
+    common = (text.count(".") + text.count(",")) * 1000 > len(text)
+    placeholders = common and "\ue000" not in text and "\ue001" not in text
     if placeholders:
         text = text.replace(". ", " \ue000  ").replace(", ", " \ue001  ")
     marks = sorted(_find_all(text, ".") + _find_all(text, ","))
@@ -336,18 +338,19 @@ def _positions(lengths):
 
 
 class ReferenceStatistics:
-    """The reference side of a corpus, prepared once and reusable for any predictions.
+    """The reference side of a corpus, prepared once and reusable for any predictions: each
+    segment's reference lengths, and per chunk of segments the token ids laid end to end.
 
-    Holds each segment's reference lengths and token ids, and per chunk of segments and per
-    order, the sorted n-gram keys with each n-gram's largest count in any one reference.
+    Given the ``predictions`` they are prepared for, it finds their ids on the way, while each
+    segment's vocabulary is fresh in the cache: ``prediction_ids`` hands them over once.
     """
 
-    def __init__(self, references, max_order):
+    def __init__(self, references, max_order, predictions=None):
         self.max_order = max_order
-        self.lengths = [[len(reference) for reference in segment] for segment in references]
-        self.shortest = np.array([min(lengths) for lengths in self.lengths], dtype=np.int64)
+        self.lengths = [list(map(len, segment)) for segment in references]
+        self.shortest = np.array(list(map(min, self.lengths)), dtype=np.int64)
         self.single = all(len(lengths) == 1 for lengths in self.lengths)
-        self.absent = [sum(lengths) for lengths in self.lengths]  # an id no reference token has
+        self.absent = list(map(sum, self.lengths))  # an id no reference token has
         bits_limit = _max_token_bits(max_order)
         references_limit = 1 << (62 - _SEGMENT_BITS - max_order * bits_limit)
         packable = [
@@ -357,44 +360,62 @@ class ReferenceStatistics:
         self.plain = {index: segment for index, segment in enumerate(references) if not packable[index]}
         self.ids = [None] * len(references)  # per packable segment: {token: id}
         self.chunks = []
+        self._found = (predictions, [])  # the predictions' ids per chunk, found on the way
         for start in range(0, len(references), _CHUNK_SEGMENTS):
             stop = min(start + _CHUNK_SEGMENTS, len(references))
             members = [index for index in range(start, stop) if packable[index]]
-            self.chunks.append(self._prepare_chunk(start, stop, members, references))
+            self.chunks.append(self._prepare_chunk(start, stop, members, references, predictions))
 
-    def _prepare_chunk(self, start, stop, members, references):
-        ids = array.array("q")
+    def _prepare_chunk(self, start, stop, members, references, predictions):
+        ids, prediction_ids = array.array("q"), array.array("q")
         for index in members:
             vocabulary = {}
             ids.extend(map(vocabulary.setdefault, itertools.chain.from_iterable(references[index]), itertools.count()))
             self.ids[index] = vocabulary
+            if predictions is not None:
+                prediction_ids.extend(map(vocabulary.get, predictions[index], itertools.repeat(self.absent[index])))
+        if predictions is not None:
+            self._found[1].append(np.frombuffer(prediction_ids, dtype=np.int64))
         ids = np.frombuffer(ids, dtype=np.int64)
-        bits = max([1] + [self.absent[index].bit_length() for index in members])
+        absents = np.array([self.absent[index] for index in members], dtype=np.int64)
         references_per_segment = np.array([len(self.lengths[index]) for index in members], dtype=np.int64)
-        references_bits = int(max(1, references_per_segment.max(initial=1)) - 1).bit_length()
         document, remaining = _positions(list(itertools.chain.from_iterable(self.lengths[index] for index in members)))
+        member = np.repeat(np.arange(len(members)), references_per_segment)[document]
         first_document = np.repeat(np.cumsum(references_per_segment) - references_per_segment, references_per_segment)
-        # Keys are (segment, n-gram, reference), high bits to low: equal keys count one n-gram in
-        # one reference, and the runs of one (segment, n-gram) are adjacent, so the largest count
-        # over the references is a reduction over neighbours.
-        segment_and_reference = (
-            (np.repeat(np.array(members, dtype=np.int64) - start, references_per_segment) << _SEGMENT_SHIFT)
-            | (np.arange(len(first_document)) - first_document)
-        )[document]
-        per_order = []
-        for order in range(1, self.max_order + 1):
-            keys, positions = _packed_ngrams(ids, remaining, order, bits)
-            keys = segment_and_reference[positions] | (keys << references_bits)
-            keys, counts = _runs(np.sort(keys))
-            if references_bits and len(keys):
-                keys = keys >> references_bits
-                starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-                keys, counts = keys[starts], np.maximum.reduceat(counts, starts)
-            per_order.append((keys, counts))
-        lookups = [self.ids[index].get for index in members]
-        absents = [itertools.repeat(self.absent[index]) for index in members]
-        return {"start": start, "stop": stop, "members": members, "bits": bits, "orders": per_order,
-                "segment_shift": _SEGMENT_SHIFT - references_bits, "lookups": lookups, "absents": absents}
+        # A flag per (segment, id) says which ids the predictions hold: slot = offset + id.
+        offsets = np.cumsum(absents + 1) - (absents + 1)
+        return {
+            "start": start, "stop": stop, "members": members,
+            "bits": max([1] + [self.absent[index].bit_length() for index in members]),
+            "references_bits": int(max(1, references_per_segment.max(initial=1)) - 1).bit_length(),
+            "ids": ids, "remaining": remaining, "slots": offsets[member] + ids,
+            "segment_and_reference": ((np.array(members, dtype=np.int64)[member] - start) << _SEGMENT_SHIFT)
+            | (np.arange(len(first_document)) - first_document)[document],
+            "offsets": offsets, "absents": absents, "slot_count": int((absents + 1).sum()),
+        }
+
+    def prediction_ids(self, number, predictions):
+        """The ids of chunk ``number``'s prediction tokens, laid end to end; a token no
+        reference of its segment holds gets the segment's absent id."""
+        found_for, found = self._found
+        if found_for is predictions and found[number] is not None:
+            ids, found[number] = found[number], None
+            if number == len(found) - 1:
+                self._found = (None, [])  # all handed over: a cached copy keeps no predictions
+            return ids
+        chunk = self.chunks[number]
+        lookups = [self.ids[index].get for index in chunk["members"]]
+        absents = map(itertools.repeat, (self.absent[index] for index in chunk["members"]))
+        segments = map(map, lookups, [predictions[index] for index in chunk["members"]], absents)
+        return np.frombuffer(array.array("q", itertools.chain.from_iterable(segments)), dtype=np.int64)
+
+
+def _runs_of_known(known, remaining):
+    """How many tokens from each position on are known and inside its document: an n-gram can
+    match only where that is at least n."""
+    index = np.arange(len(known))
+    next_unknown = np.minimum.accumulate(np.where(known, len(known), index)[::-1])[::-1]
+    return np.minimum(next_unknown - index, remaining)
 
 
 def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
@@ -416,20 +437,37 @@ def corpus_statistics(predictions, references, max_order, ref_length="shortest")
     for order in range(1, max_order + 1):
         rows[:, 1 + max_order + order] = np.maximum(rows[:, 0] - order + 1, 0)
 
-    for chunk in references.chunks:
+    for number, chunk in enumerate(references.chunks):
         start, stop, members, bits = chunk["start"], chunk["stop"], chunk["members"], chunk["bits"]
-        segments = map(map, chunk["lookups"], [predictions[index] for index in members], chunk["absents"])
-        ids = np.frombuffer(array.array("q", itertools.chain.from_iterable(segments)), dtype=np.int64)
+        ids = references.prediction_ids(number, predictions)
         document, remaining = _positions([prediction_lengths[index] for index in members])
+        known = ids < chunk["absents"][document]
+        # Only n-grams whose every token occurs on both sides can match: count just those.
+        held = np.zeros(chunk["slot_count"], dtype=bool)
+        held[chunk["offsets"][document[known]] + ids[known]] = True
+        reference_runs = _runs_of_known(held[chunk["slots"]], chunk["remaining"])
+        prediction_runs = _runs_of_known(known, remaining)
         segment_of = (np.array(members, dtype=np.int64) - start)[document]
-        for order, (reference_keys, reference_counts) in enumerate(chunk["orders"], start=1):
-            keys, positions = _packed_ngrams(ids, remaining, order, bits)
-            keys, counts = _runs(np.sort(keys | (segment_of[positions] << chunk["segment_shift"])))
-            if len(reference_keys) == 0 or len(keys) == 0:
-                continue
+        references_bits = chunk["references_bits"]
+        segment_shift = _SEGMENT_SHIFT - references_bits
+        for order in range(1, max_order + 1):
+            # Reference keys are (segment, n-gram, reference), high bits to low: equal keys count
+            # one n-gram in one reference, and the runs of one (segment, n-gram) are adjacent, so
+            # the largest count over the references is a reduction over neighbours.
+            keys, positions = _packed_ngrams(chunk["ids"], reference_runs, order, bits)
+            if len(keys) == 0:
+                break  # no longer n-gram can match either
+            keys = chunk["segment_and_reference"][positions] | (keys << references_bits)
+            reference_keys, reference_counts = _runs(np.sort(keys))
+            if references_bits:
+                reference_keys = reference_keys >> references_bits
+                starts = np.flatnonzero(np.concatenate(([True], reference_keys[1:] != reference_keys[:-1])))
+                reference_keys, reference_counts = reference_keys[starts], np.maximum.reduceat(reference_counts, starts)
+            keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
+            keys, counts = _runs(np.sort(keys | (segment_of[positions] << segment_shift)))
             found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
             clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
-            matches = np.bincount(keys >> chunk["segment_shift"], weights=clipped, minlength=stop - start)
+            matches = np.bincount(keys >> segment_shift, weights=clipped, minlength=stop - start)
             rows[start:stop, 1 + order] = matches.astype(np.int64)
 
     for index, segment_references in references.plain.items():
@@ -1105,10 +1143,13 @@ def corpus_rows(predictions, references, settings, cache):
         rows, prepared = [], []
         for number, start in enumerate(range(0, len(predictions), _BLOCK_SEGMENTS)):
             stop = min(start + _BLOCK_SEGMENTS, len(predictions))
-            block = blocks[number] if blocks is not None else _prepare_references(references[start:stop], settings)
+            tokens = tokenize_corpus(predictions[start:stop], settings)
+            if blocks is not None:
+                block = blocks[number]
+            else:
+                block = _prepare_references(references[start:stop], settings, tokens)
             if keep:
                 prepared.append(block)
-            tokens = tokenize_corpus(predictions[start:stop], settings)
             rows.append(corpus_statistics(tokens, block, settings.max_order, settings.ref_length))
         if keep:
             cache[key] = prepared
@@ -1117,12 +1158,12 @@ def corpus_rows(predictions, references, settings, cache):
         return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
 
 
-def _prepare_references(references, settings):
+def _prepare_references(references, settings, predictions):
     counts = [len(segment_references) for segment_references in references]
     flat = tokenize_corpus([reference for segment in references for reference in segment], settings)
     offsets = list(itertools.accumulate(counts, initial=0))
     tokens = [flat[offsets[index] : offsets[index + 1]] for index in range(len(references))]
-    return ReferenceStatistics(tokens, settings.max_order)
+    return ReferenceStatistics(tokens, settings.max_order, predictions)
 
 
 _BLOCK_SEGMENTS = 4 * _CHUNK_SEGMENTS

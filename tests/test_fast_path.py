@@ -39,6 +39,20 @@ def test_packed_statistics_equal_the_plain_definition(corpus, max_order, ref_len
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
+@given(corpus=corpora(max_segments=10, max_references=5), other=corpora(max_segments=10, max_references=1),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_prepared_references_serve_other_predictions(corpus, other, ref_length):
+    """References prepared along with one set of predictions (whose ids are found on the way)
+    count those exactly once, then any other predictions, and keep no predictions themselves."""
+    predictions, references = tokenized(corpus)
+    others = (tokenized(other)[0] * len(predictions))[: len(predictions)] or predictions
+    statistics = bleu_metric.ReferenceStatistics(references, 4, predictions)
+    for these in (predictions, others, predictions):
+        fast = bleu_metric.corpus_statistics(these, statistics, 4, ref_length)
+        assert (fast == plain_rows(these, references, 4, ref_length)).all()
+    assert statistics._found[0] is None
+
+
 def test_segments_too_big_to_pack_take_the_plain_path():
     rng = random.Random(5)
     words = [f"w{i}" for i in range(50)]
