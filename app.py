@@ -51,7 +51,7 @@ class InputError(ValueError):
 
 def lines_of(text, name):
     """The segments of a text box: one per line; a final line break ends the last one."""
-    if len(text.encode("utf-8")) > MAX_BYTES:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:  # invalid Unicode is the metric's to report
         raise InputError(f"{name} is larger than {MAX_BYTES // 1_000_000} MB; score big corpora with the CLI")
     lines = text.split("\n")
     if lines and lines[-1] == "":

@@ -16,6 +16,7 @@ returns: the tensorflow/nmt algorithm with the mteval-v13a tokenizer.
 
 import array
 import collections
+import collections.abc
 import contextlib
 import dataclasses
 import gc
@@ -595,7 +596,9 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
         # sacrebleu takes log(0) as -9999999999, which makes its score exactly 0.0.
         bleu = 0.0
     else:
-        bleu = brevity_penalty * math.exp(sum([math.log(p) for p in used]) / order) / 100
+        # Exactly sacrebleu's arithmetic, on percentages; but exp(log(100)) is 100.00000000000004,
+        # so a perfect score would come out a few ulps above 1: BLEU is at most 1.
+        bleu = min(1.0, brevity_penalty * math.exp(sum([math.log(p) for p in used]) / order) / 100)
     return bleu, [p / 100 for p in percents], brevity_penalty, ratio
 
 
@@ -887,10 +890,29 @@ _FEATURES = [
 
 
 def _as_list(value, name):
-    """A column (list, tuple, numpy array, datasets Column) as a list; a string is an error."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
+    """A column (list, tuple, numpy array, datasets Column) as a list. A string, bytes, a dict or
+    a set is an error: each would iterate into something other than the texts meant."""
+    unordered = isinstance(value, (collections.abc.Mapping, collections.abc.Set))
+    if isinstance(value, (str, bytes)) or unordered or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
         raise TypeError(f"{name} must be a list, got {type(value).__name__}: {value!r:.80}")
     return value if isinstance(value, list) else list(value)
+
+
+def _check_unicode(texts, name):
+    """Text with a lone surrogate (say, from decoding bytes with errors="surrogateescape") is
+    not valid Unicode: it cannot be stored or compared with other tools' scores."""
+    try:
+        "".join(texts).encode("utf-8")
+    except UnicodeEncodeError:
+        for index, text in enumerate(texts):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise ValueError(
+                    f"{name(index)} is not valid Unicode: it holds the lone surrogate "
+                    f"{text[error.start]!r} at position {error.start}; decode its bytes with "
+                    f"errors='replace' (or 'strict' to find the bad input)"
+                ) from None
 
 
 def _check_inputs(predictions, references):
@@ -912,15 +934,20 @@ def _check_inputs(predictions, references):
         for index, prediction in enumerate(predictions):
             if not isinstance(prediction, str):
                 raise TypeError(f"predictions[{index}] must be a string, got {type(prediction).__name__}: {prediction!r:.80}")
+    _check_unicode(predictions, "predictions[{}]".format)
     single_strings = isinstance(references[0], str)
     shapes = set(map(type, references))
     if shapes == {str} or (shapes == {list} and set(map(type, itertools.chain.from_iterable(references))) == {str}):
         if shapes == {list} and not all(references):
             index = next(index for index, segment_references in enumerate(references) if not segment_references)
             raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
+        _check_references_unicode(references, single_strings)
         return predictions, references, single_strings
     for index, segment_references in enumerate(references):
         if isinstance(segment_references, str) != single_strings:
+            if single_strings and not isinstance(segment_references, (list, tuple)):
+                raise TypeError(f"references[{index}] must be a string, got "
+                                f"{type(segment_references).__name__}: {segment_references!r:.80}")
             raise ValueError(_mixed_shapes_message(single_strings, index))
         if single_strings:
             continue
@@ -932,7 +959,21 @@ def _check_inputs(predictions, references):
                 raise TypeError(
                     f"references[{index}][{position}] must be a string, got {type(reference).__name__}: {reference!r:.80}"
                 )
+    _check_references_unicode(references, single_strings)
     return predictions, references, single_strings
+
+
+def _check_references_unicode(references, single_strings):
+    if single_strings:
+        return _check_unicode(references, "references[{}]".format)
+
+    def name(number):  # the flat index of a reference, as references[i][j]
+        for index, segment_references in enumerate(references):
+            if number < len(segment_references):
+                return f"references[{index}][{number}]"
+            number -= len(segment_references)
+
+    _check_unicode(list(itertools.chain.from_iterable(references)), name)
 
 
 def _reference_lists(references):

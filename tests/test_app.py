@@ -34,6 +34,7 @@ def test_score_is_the_metric_with_the_example_prefilled():
     (("", REFERENCES), ["Predictions is empty"]),
     (("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1)), ["at most 100,000"]),
     (("x" * (app.MAX_BYTES + 1), "x"), ["larger than 10 MB"]),
+    (("ok\nbad \udc80", "ok\nbad"), ["predictions[1]", "not valid Unicode"]),
 ])
 def test_input_errors_are_messages(arguments, words):
     with pytest.raises(app.InputError) as raised:
@@ -94,6 +95,10 @@ def test_api_errors_are_messages_and_the_server_stays_up(client, server):
         client.predict(PREDICTIONS, "just one line", api_name="/compute")
     with pytest.raises(AppError, match="at most 100,000"):
         client.predict("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1), api_name="/compute")
+    with pytest.raises(AppError, match="larger than 10 MB"):
+        client.predict("x" * (app.MAX_BYTES + 1), "x", api_name="/compute")
+    with pytest.raises(AppError, match="max_order must be a positive int"):
+        client.predict(PREDICTIONS, REFERENCES, "", "", "13a", 0, api_name="/compute")
     assert server[1].poll() is None
     assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
 
@@ -101,10 +106,13 @@ def test_api_errors_are_messages_and_the_server_stays_up(client, server):
 def test_eight_concurrent_clients_get_their_own_results(client):
     corpora = [(f"the cat sat on mat {i}\nsomething {i} else", f"the cat sat on the mat {i}\nsomething else") for i in range(8)]
     expected = [app.score(p, r, max_order=2 + i % 3) for i, (p, r) in enumerate(corpora)]
-    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    with concurrent.futures.ThreadPoolExecutor(9) as pool:
         futures = [pool.submit(client.predict, p, r, "", "", "13a", 2 + i % 3, api_name="/compute")
                    for i, (p, r) in enumerate(corpora)]
+        failing = pool.submit(client.predict, "one\ntwo", "just one", api_name="/compute")  # among them
         results = [future.result(timeout=120) for future in futures]
+        with pytest.raises(Exception, match="References has 1 lines"):
+            failing.result(timeout=120)
     assert results == expected
 
 
