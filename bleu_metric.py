@@ -900,11 +900,13 @@ def _as_list(value, name):
 
 def _check_unicode(texts, name):
     """Text with a lone surrogate (say, from decoding bytes with errors="surrogateescape") is
-    not valid Unicode: it cannot be stored or compared with other tools' scores."""
+    not valid Unicode: it cannot be stored or compared with other tools' scores. ASCII text
+    cannot hold one, so only the rest is encoded to find out. ``texts`` is called for an
+    iterable of the texts, and ``name`` names the text at an index of it."""
     try:
-        "".join(texts).encode("utf-8")
+        "".join(itertools.filterfalse(str.isascii, texts())).encode("utf-8")
     except UnicodeEncodeError:
-        for index, text in enumerate(texts):
+        for index, text in enumerate(texts()):
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError as error:
@@ -934,7 +936,7 @@ def _check_inputs(predictions, references):
         for index, prediction in enumerate(predictions):
             if not isinstance(prediction, str):
                 raise TypeError(f"predictions[{index}] must be a string, got {type(prediction).__name__}: {prediction!r:.80}")
-    _check_unicode(predictions, "predictions[{}]".format)
+    _check_unicode(lambda: predictions, "predictions[{}]".format)
     single_strings = isinstance(references[0], str)
     shapes = set(map(type, references))
     if shapes == {str} or (shapes == {list} and set(map(type, itertools.chain.from_iterable(references))) == {str}):
@@ -965,7 +967,7 @@ def _check_inputs(predictions, references):
 
 def _check_references_unicode(references, single_strings):
     if single_strings:
-        return _check_unicode(references, "references[{}]".format)
+        return _check_unicode(lambda: references, "references[{}]".format)
 
     def name(number):  # the flat index of a reference, as references[i][j]
         for index, segment_references in enumerate(references):
@@ -973,7 +975,7 @@ def _check_references_unicode(references, single_strings):
                 return f"references[{index}][{number}]"
             number -= len(segment_references)
 
-    _check_unicode(list(itertools.chain.from_iterable(references)), name)
+    _check_unicode(lambda: itertools.chain.from_iterable(references), name)
 
 
 def _reference_lists(references):
