@@ -312,11 +312,16 @@ def _max_token_bits(max_order):
     return (62 - _SEGMENT_BITS) // (max_order + 1)
 
 
+def _run_starts(sorted_keys):
+    """Where each run of equal values in a non-empty sorted array starts."""
+    return np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+
+
 def _runs(sorted_keys):
     """The distinct values of a sorted array, and how often each occurs."""
     if len(sorted_keys) == 0:
         return sorted_keys, sorted_keys
-    starts = np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+    starts = _run_starts(sorted_keys)
     return sorted_keys[starts], np.diff(np.append(starts, len(sorted_keys)))
 
 
@@ -347,7 +352,6 @@ class ReferenceStatistics:
     """
 
     def __init__(self, references, max_order, predictions=None):
-        self.max_order = max_order
         self.lengths = [list(map(len, segment)) for segment in references]
         self.shortest = np.array(list(map(min, self.lengths)), dtype=np.int64)
         self.single = all(len(lengths) == 1 for lengths in self.lengths)
@@ -462,7 +466,7 @@ def corpus_statistics(predictions, references, max_order, ref_length="shortest")
             reference_keys, reference_counts = _runs(np.sort(keys))
             if references_bits:
                 reference_keys = reference_keys >> references_bits
-                starts = np.flatnonzero(np.concatenate(([True], reference_keys[1:] != reference_keys[:-1])))
+                starts = _run_starts(reference_keys)
                 reference_keys, reference_counts = reference_keys[starts], np.maximum.reduceat(reference_counts, starts)
             keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
             keys, counts = _runs(np.sort(keys | (segment_of[positions] << segment_shift)))
@@ -943,24 +947,22 @@ def _check_inputs(predictions, references):
         if shapes == {list} and not all(references):
             index = next(index for index, segment_references in enumerate(references) if not segment_references)
             raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
-        _check_references_unicode(references, single_strings)
-        return predictions, references, single_strings
-    for index, segment_references in enumerate(references):
-        if isinstance(segment_references, str) != single_strings:
-            if single_strings and not isinstance(segment_references, (list, tuple)):
-                raise TypeError(f"references[{index}] must be a string, got "
-                                f"{type(segment_references).__name__}: {segment_references!r:.80}")
-            raise ValueError(_mixed_shapes_message(single_strings, index))
-        if single_strings:
-            continue
-        segment_references = _as_list(segment_references, f"references[{index}]")
-        if len(segment_references) == 0:
-            raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
-        for position, reference in enumerate(segment_references):
-            if not isinstance(reference, str):
-                raise TypeError(
-                    f"references[{index}][{position}] must be a string, got {type(reference).__name__}: {reference!r:.80}"
-                )
+    else:  # find what is wrong, to name it
+        for index, segment_references in enumerate(references):
+            if isinstance(segment_references, str) != single_strings:
+                if single_strings and not isinstance(segment_references, (list, tuple)):
+                    raise TypeError(f"references[{index}] must be a string, got "
+                                    f"{type(segment_references).__name__}: {segment_references!r:.80}")
+                raise ValueError(_mixed_shapes_message(single_strings, index))
+            if single_strings:
+                continue
+            segment_references = _as_list(segment_references, f"references[{index}]")
+            if len(segment_references) == 0:
+                raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
+            for position, reference in enumerate(segment_references):
+                if not isinstance(reference, str):
+                    raise TypeError(f"references[{index}][{position}] must be a string, got "
+                                    f"{type(reference).__name__}: {reference!r:.80}")
     _check_references_unicode(references, single_strings)
     return predictions, references, single_strings
 
