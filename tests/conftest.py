@@ -29,6 +29,11 @@ def bleu():
     return evaluate.load(METRIC_PATH)
 
 
+@pytest.fixture(scope="session")
+def sacrebleu_preset():
+    return evaluate.load(METRIC_PATH, "sacrebleu")
+
+
 def read_lines(path):
     return pathlib.Path(path).read_text(encoding="utf-8").split("\n")[:-1]
 

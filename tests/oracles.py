@@ -14,6 +14,12 @@ def sacrebleu_13a(line):
     return _SACREBLEU_13A(line).split()
 
 
+def streams(references):
+    """Per-prediction reference lists -> sacrebleu's reference streams, None where one runs short."""
+    width = max(len(segment_references) for segment_references in references)
+    return [[segment[j] if j < len(segment) else None for segment in references] for j in range(width)]
+
+
 def hf_bleu(predictions, references, max_order=4, smooth=False, tokenize=sacrebleu_13a):
     """HF's `bleu` (tensorflow/nmt compute_bleu), restated plainly, with the same float operations."""
     if isinstance(references[0], str):

@@ -3,7 +3,6 @@ oversize requests, and the page in a real browser (Debian's Chromium through Pla
 
 import concurrent.futures
 import os
-import pathlib
 import shutil
 import socket
 import subprocess
@@ -12,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import METRIC_PATH, ROOT
+from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
 import app  # noqa: E402

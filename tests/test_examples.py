@@ -10,7 +10,7 @@ import sys
 import datasets
 import pytest
 
-from conftest import METRIC_PATH, ROOT
+from conftest import METRIC_PATH
 from oracles import hf_bleu
 
 TRANSFORMERS_PREDICTIONS = [

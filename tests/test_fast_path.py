@@ -4,7 +4,6 @@ n-gram statistics, the reference cache and the helper process."""
 import gc
 import pickle
 import random
-import re
 import sys
 
 import evaluate

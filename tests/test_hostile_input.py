@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 from conftest import METRIC_PATH
-from oracles import corpora, hf_bleu, load_module, sacrebleu_13a
+from oracles import corpora, hf_bleu, load_module, sacrebleu_13a, streams
 
 bleu_metric = load_module()
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
@@ -178,7 +178,7 @@ RTL_TEXT = ["שלום עולם , זה מבחן .", "مرحبا بالعالم ،
 
 
 @pytest.mark.parametrize("name", list(ODD_CHARACTERS))
-def test_odd_characters_inside_segments(bleu, name):
+def test_odd_characters_inside_segments(bleu, sacrebleu_preset, name):
     odd = ODD_CHARACTERS[name]
     rng = random.Random(name)
     words = "the cat sat on a mat and 3.5 , dogs - ran".split() + RTL_TEXT[0].split()
@@ -192,25 +192,20 @@ def test_odd_characters_inside_segments(bleu, name):
     stored = evaluate.load(METRIC_PATH, experiment_id=uuid.uuid4().hex)  # through evaluate's Arrow storage
     stored.add_batch(predictions=predictions, references=references)
     assert stored.compute() == hf_bleu(predictions, references)
-    ours = bleu.compute(predictions=predictions, references=references, **SACREBLEU_OPTIONS)
-    theirs = BLEU().corpus_score(predictions, [[r[0] for r in references], [r[-1] for r in references]])
+    ours = sacrebleu_preset.compute(predictions=predictions, references=references)
+    theirs = BLEU().corpus_score(predictions, streams(references))
     assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
 
 
-SACREBLEU_OPTIONS = {"rstrip": True, "ref_length": "closest", "smooth_method": "exp"}
-
-
-def test_a_thousand_references_for_one_prediction(bleu):
+def test_a_thousand_references_for_one_prediction(bleu, sacrebleu_preset):
     rng = random.Random(1000)
     words = [f"w{i}" for i in range(40)]
     prediction = " ".join(rng.choice(words) for _ in range(30))
     references = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) for _ in range(1000)]
     for predictions, refs in (([prediction], [references]), ([prediction, "w1 w2"], [references, ["w1 w2"]])):
         assert bleu.compute(predictions=predictions, references=refs) == hf_bleu(predictions, refs)
-        ours = bleu.compute(predictions=predictions, references=refs, **SACREBLEU_OPTIONS)
-        width = max(map(len, refs))
-        streams = [[segment[j] if j < len(segment) else None for segment in refs] for j in range(width)]
-        theirs = BLEU().corpus_score(predictions, streams)
+        ours = sacrebleu_preset.compute(predictions=predictions, references=refs)
+        theirs = BLEU().corpus_score(predictions, streams(refs))
         assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
 
 
@@ -367,19 +362,14 @@ def plane_text(plane):
 @pytest.mark.parametrize("tokenizer", TOKENIZERS)
 @settings(max_examples=25)
 @given(data=st.data())
-def test_tokens_and_scores_equal_sacrebleu_on_every_plane(sacrebleu_like, plane, tokenizer, data):
+def test_tokens_and_scores_equal_sacrebleu_on_every_plane(sacrebleu_preset, plane, tokenizer, data):
     predictions = data.draw(st.lists(plane_text(plane), min_size=1, max_size=5))
     references = [data.draw(plane_text(plane)) for _ in predictions]
     ours_tokenize = bleu_metric.make_tokenizer(bleu_metric.resolve_settings("sacrebleu", tokenizer=tokenizer))
     theirs = BLEU(tokenize=tokenizer)
     for line in predictions + references:
         assert ours_tokenize(line) == theirs._preprocess_segment(line).split()
-    ours = sacrebleu_like.compute(predictions=predictions, references=references, tokenizer=tokenizer)
+    ours = sacrebleu_preset.compute(predictions=predictions, references=references, tokenizer=tokenizer)
     score = theirs.corpus_score(predictions, [references])
     assert (ours["translation_length"], ours["reference_length"]) == (score.sys_len, score.ref_len)
     assert math.isclose(ours["bleu"], score.score / 100, rel_tol=1e-9, abs_tol=1e-15)
-
-
-@pytest.fixture(scope="module")
-def sacrebleu_like():
-    return evaluate.load(METRIC_PATH, "sacrebleu")

@@ -8,7 +8,6 @@ import sys
 import time
 
 import numpy as np
-import pytest
 
 from conftest import ROOT
 from oracles import hf_bleu

@@ -4,31 +4,18 @@ lowercase, sentence scores, the WMT17 rows of expected.json, and the bootstrap i
 import itertools
 import math
 
-import evaluate
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from conftest import METRIC_PATH
-from oracles import corpora, load_module
+from oracles import corpora, load_module, streams
 
 bleu_metric = load_module()
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 SMOOTHING = ["none", "floor", "add-k", "exp"]
 # CJK and symbols for zh and intl, on top of the usual corpora.
 CJK_WORDS = st.lists(st.sampled_from(["我", "爱", "北京", "天安门", "。", "，", "２０", "☀", "€", "日本", "·", "ｱ"]), max_size=8)
-
-
-@pytest.fixture(scope="module")
-def sacrebleu_preset():
-    return evaluate.load(METRIC_PATH, "sacrebleu")
-
-
-def streams(references):
-    """Per-prediction reference lists -> sacrebleu's reference streams, None where one runs short."""
-    width = max(len(segment_references) for segment_references in references)
-    return [[segment[j] if j < len(segment) else None for segment in references] for j in range(width)]
 
 
 def assert_same_score(ours, theirs):
