@@ -14,7 +14,6 @@ By default the result is exactly (``==`` on every key) what Hugging Face's ``ble
 returns: the tensorflow/nmt algorithm with the mteval-v13a tokenizer.
 """
 
-import array
 import collections
 import collections.abc
 import contextlib
@@ -133,27 +132,36 @@ def tokenize_13a(line):
     ['Hello', ',', '"', 'world', '"', '!', 'It', 'costs', '$', '3.50', '-', '4', '.']
     """
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    return _13a_padded_lines(f" {line} ")[0]
+    return _13a_padded(f" {line} ").split()
 
 
 def tokenize_13a_corpus(lines):
-    """``[tokenize_13a(line) for line in lines]``, in a few passes over the whole corpus.
-
-    The lines are joined by line breaks, each padded with spaces; no rule can match across a
-    padded line break, so every line tokenizes as it would alone.
-    """
-    text = "\n".join(lines)
-    if text.count("\n") != len(lines) - 1:  # some segment holds a line break of its own
+    """``[tokenize_13a(line) for line in lines]``, in a few passes over the whole corpus."""
+    text = _13a_text(lines)
+    if text is None:
         return [tokenize_13a(line) for line in lines]
-    return _13a_padded_lines(" " + text.replace("<skipped>", "").replace("\n", " \n ") + " ")
+    return [line.split() for line in text.split("\n")]
 
 
-def _13a_padded_lines(text):
+def _13a_text(lines):
+    """13a's tokens of every line as one token text (see ``token_text``), or None when a line
+    holds a line break of its own. Each line is padded with spaces, so no rule can match across
+    a line break, and every line tokenizes as it would alone."""
+    text = _one_per_line(lines)
+    return None if text is None else _13a_padded(" " + text.replace("<skipped>", "").replace("\n", " \n ") + " ")
+
+
+def _13a_padded(text):
     if "&" in text:
         for entity, character in _13A_ENTITIES:
             text = text.replace(entity, character)
-    text = _split_periods_commas_hyphens(_pad_symbols(text))
-    return [line.split() for line in text.split("\n")]
+    return _split_periods_commas_hyphens(_pad_symbols(text))
+
+
+def _one_per_line(lines):
+    """The lines joined by line breaks, or None when a line holds a line break of its own."""
+    text = "\n".join(lines)
+    return text if text.count("\n") == len(lines) - 1 else None
 
 
 # sacrebleu's zh table as it stands, quirk included: it writes the Extension B range as
@@ -231,18 +239,75 @@ TOKENIZERS = {
 _RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none"}
 
 
-def tokenize_corpus(segments, settings):
-    """Every segment's tokens under these settings: lowercase, right-strip, then tokenize."""
+def _normalized(segments, settings):
+    """Lowercase and right-strip first, where the settings say so."""
     if settings.lowercase:
         segments = [segment.lower() for segment in segments]
     if settings.rstrip:
         segments = [segment.rstrip() for segment in segments]
+    return segments
+
+
+def tokenize_corpus(segments, settings):
+    """Every segment's tokens under these settings: lowercase, right-strip, then tokenize."""
+    return _tokenized(_normalized(segments, settings), settings)
+
+
+def _tokenized(segments, settings):
     if settings.tokenizer == "13a":
         return tokenize_13a_corpus(segments)
     if settings.tokenizer == "moses":
         return [tokenize_moses(segment, settings.lang) for segment in segments]
     tokenize = settings.tokenizer if callable(settings.tokenizer) else TOKENIZERS[settings.tokenizer]
     return [list(tokenize(segment)) for segment in segments]
+
+
+# A token text holds a corpus's tokens as one string: tokens separated by whitespace, one segment
+# per line. The statistics read it as bytes, so no string object is made per token.
+# str.split() splits on the ASCII whitespace \t \n \v \f \r, \x1c-\x1f and the space, and on these:
+_OTHER_SPACES = "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_OTHER_SPACES_TO_SPACE = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
+_WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f " + _OTHER_SPACES
+_ESCAPES = str.maketrans({"\\": "\\\\", **{space: f"\\{chr(65 + number)}" for number, space in enumerate(_WHITESPACE)}})
+
+
+def token_text(segments, settings):
+    """The segments' tokens under these settings, as a token text."""
+    segments = _normalized(segments, settings)
+    text = None
+    if settings.tokenizer == "13a":  # straight from the padded text, never split
+        text = _13a_text(segments)
+    elif settings.tokenizer == "none":
+        text = _one_per_line(segments)
+    elif settings.tokenizer == "char":
+        text = _one_per_line(segments)
+        text = None if text is None else " ".join(text)
+    if text is not None:
+        return text
+    tokens = _tokenized(segments, settings)
+    if callable(settings.tokenizer):
+        return _escaped_token_text(tokens)
+    return "\n".join(map(" ".join, tokens))  # the named tokenizers' tokens come from str.split()
+
+
+def _escaped_token_text(token_lists):
+    """A token text of any tokens, such as a custom tokenizer's, which may hold whitespace or be
+    empty: each token is escaped, one to one, into a non-empty string without whitespace. Most
+    tokens escape to themselves: when all do, the joined text is the answer."""
+    try:
+        text = "\n".join(map(" ".join, token_lists))
+        if "\\" not in text and [line.split() for line in text.split("\n")] == token_lists:
+            return text
+    except TypeError:  # a token that is not a str: named below
+        pass
+
+    def escaped(token):
+        if not isinstance(token, str):
+            raise TypeError(f"a tokenizer must return a list of str, but it returned a "
+                            f"{type(token).__name__} token: {token!r:.80}")
+        return token.translate(_ESCAPES) or "\\"  # no escaped token is a lone backslash
+
+    return "\n".join(" ".join(map(escaped, tokens)) for tokens in token_lists)
 
 
 def make_tokenizer(settings):
@@ -294,22 +359,81 @@ def segment_statistics(prediction, references, max_order, ref_length="shortest")
     return lengths + matches + totals
 
 
-# The corpus path below computes exactly the rows of `segment_statistics`, in a few numpy passes
-# instead of Python loops over n-grams. Within one segment, each token gets a small integer id:
-# reference tokens first, by first occurrence (ids below the segment's total reference length),
-# and prediction tokens that occur in no reference a shared "absent" id, which can never match.
-# With ids of `bits` bits, an n-gram packs exactly into an int64 key beside a segment index and a
-# reference index: no hashing, so nothing can collide. Counting is sorting: equal keys are
-# neighbours. A segment whose keys would not fit in 62 bits takes the plain path above.
+# The corpus path below computes exactly the rows of `segment_statistics`, in numpy passes over
+# the bytes of a token text (see `token_text`) instead of Python loops over tokens and n-grams.
+#
+# Token identity. A token is its UTF-8 bytes. One of up to 15 bytes is two int64 words: its first
+# 8 bytes, and the next 7 with its length in the top byte. A longer token is numbered by a
+# dictionary of the chunk's longer reference tokens, with a length byte no short token has. Equal
+# tokens have equal words and unequal tokens unequal words, so comparing words is comparing tokens.
+#
+# Token ids. Within one segment, each distinct reference token gets a small id, 0 up to the
+# segment's vocabulary size; a prediction token that no reference of its segment holds gets that
+# size, an "absent" id that can never match. Ids come from sorting (segment, fingerprint) keys,
+# where a fingerprint digests a token's words into 50 bits. Sorting only groups the tokens: every
+# token is then compared, by its words, with the one that stands for its group. A segment where
+# two different tokens share a fingerprint (about one in 10^11) takes the plain path.
+#
+# N-gram keys. With ids of `bits` bits, an n-gram packs exactly into an int64 key beside a
+# segment index and a reference index: no hashing, so nothing can collide. Counting is sorting:
+# equal keys are neighbours. A segment whose keys would not fit in 62 bits takes the plain path.
 
-_CHUNK_SEGMENTS = 4096  # segments scored together; their index within the chunk takes 12 bits
+_CHUNK_SEGMENTS = 4096  # segments counted together; their index within the chunk takes 12 bits
 _SEGMENT_BITS = 12
 _SEGMENT_SHIFT = 62 - _SEGMENT_BITS  # the segment index sits above every n-gram and reference index
+_SHORT_TOKEN_BYTES = 15
+_LONG_TOKEN = np.uint64(0xFF << 56)  # the length byte of a numbered long token
+_BYTE_MASKS = np.array([(1 << (8 * size)) - 1 for size in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
 def _max_token_bits(max_order):
     """The widest token id that keeps every packed key of this order within 62 bits."""
     return (62 - _SEGMENT_BITS) // (max_order + 1)
+
+
+def _token_table(text, long_tokens, grow):
+    """Read a token text as bytes: how many tokens each line holds, and each token's line and
+    two identity words (equal exactly when the tokens are equal).
+
+    ``long_tokens`` numbers the tokens longer than 15 bytes: the references' table adds theirs
+    (``grow``); a prediction's long token that no reference holds gets a number none has."""
+    if not text.isascii() and any(space in text for space in _OTHER_SPACES):
+        text = text.translate(_OTHER_SPACES_TO_SPACE)
+    encoded = b" " + text.encode("utf-8", "surrogatepass")
+    padded = encoded + bytes(24 - len(encoded) % 8)  # whole 8-byte words, two of them spare
+    octets = np.frombuffer(padded, dtype=np.uint8)
+    # str.split()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and the space (the rest is gone).
+    space = (octets == 32) | (octets - np.uint8(9) < 5) | (octets - np.uint8(28) < 4)
+    space[len(encoded):] = True
+    edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # a space before the first token and after the last
+    starts, ends = edges[0::2], edges[1::2]
+    line_breaks = np.flatnonzero(octets == 10)
+    per_line = np.diff(np.searchsorted(starts, line_breaks), prepend=0, append=len(starts))
+    line = np.repeat(np.arange(len(per_line)), per_line)
+
+    words = np.frombuffer(padded, dtype="<u8")
+    word, shift = starts >> 3, ((starts & 7) << 3).astype(np.uint64)
+    low = (words[word] >> shift) | (words[word + 1] << (np.uint64(64) - shift))  # a shift by 64 gives 0
+    high = (words[word + 1] >> shift) | (words[word + 2] << (np.uint64(64) - shift))
+    size = ends - starts
+    low &= _BYTE_MASKS[np.minimum(size, 8)]
+    high = (high & _BYTE_MASKS[np.clip(size - 8, 0, 7)]) | (size.astype(np.uint64) << np.uint64(56))
+    long = np.flatnonzero(size > _SHORT_TOKEN_BYTES)
+    if len(long):
+        number = long_tokens.setdefault if grow else long_tokens.get
+        low[long] = [number(encoded[start:end], len(long_tokens))
+                     for start, end in zip(starts[long].tolist(), ends[long].tolist())]
+        high[long] = _LONG_TOKEN
+    return per_line, line, low, high
+
+
+def _fingerprints(low, high):
+    """A 50-bit digest of each token's identity words (a multiply-xorshift mix)."""
+    mixed = low * np.uint64(0x9E3779B97F4A7C15) ^ high * np.uint64(0xC2B2AE3D27D4EB4F)
+    mixed ^= mixed >> np.uint64(29)
+    mixed *= np.uint64(0xBF58476D1CE4E5B9)
+    mixed ^= mixed >> np.uint64(32)
+    return (mixed >> np.uint64(64 - _SEGMENT_SHIFT)).astype(np.int64)
 
 
 def _run_starts(sorted_keys):
@@ -334,85 +458,11 @@ def _packed_ngrams(ids, remaining, order, bits):
     return keys[positions], positions
 
 
-def _positions(lengths):
-    """For documents of these lengths laid end to end: each position's document, and how many
-    tokens of its document remain from it (so an n-gram fits where that is at least n)."""
-    lengths = np.asarray(lengths, dtype=np.int64)
-    document = np.repeat(np.arange(len(lengths)), lengths)
-    remaining = np.repeat(np.cumsum(lengths), lengths) - np.arange(int(lengths.sum()))
-    return document, remaining
-
-
-class ReferenceStatistics:
-    """The reference side of a corpus, prepared once and reusable for any predictions: each
-    segment's reference lengths, and per chunk of segments the token ids laid end to end.
-
-    Given the ``predictions`` they are prepared for, it finds their ids on the way, while each
-    segment's vocabulary is fresh in the cache: ``prediction_ids`` hands them over once.
-    """
-
-    def __init__(self, references, max_order, predictions=None):
-        self.lengths = [list(map(len, segment)) for segment in references]
-        self.shortest = np.array(list(map(min, self.lengths)), dtype=np.int64)
-        self.single = all(len(lengths) == 1 for lengths in self.lengths)
-        self.absent = list(map(sum, self.lengths))  # an id no reference token has
-        bits_limit = _max_token_bits(max_order)
-        references_limit = 1 << (62 - _SEGMENT_BITS - max_order * bits_limit)
-        packable = [
-            total.bit_length() <= bits_limit and len(segment) <= references_limit
-            for total, segment in zip(self.absent, references)
-        ]
-        self.plain = {index: segment for index, segment in enumerate(references) if not packable[index]}
-        self.ids = [None] * len(references)  # per packable segment: {token: id}
-        self.chunks = []
-        self._found = (predictions, [])  # the predictions' ids per chunk, found on the way
-        for start in range(0, len(references), _CHUNK_SEGMENTS):
-            stop = min(start + _CHUNK_SEGMENTS, len(references))
-            members = [index for index in range(start, stop) if packable[index]]
-            self.chunks.append(self._prepare_chunk(start, stop, members, references, predictions))
-
-    def _prepare_chunk(self, start, stop, members, references, predictions):
-        ids, prediction_ids = array.array("q"), array.array("q")
-        for index in members:
-            vocabulary = {}
-            ids.extend(map(vocabulary.setdefault, itertools.chain.from_iterable(references[index]), itertools.count()))
-            self.ids[index] = vocabulary
-            if predictions is not None:
-                prediction_ids.extend(map(vocabulary.get, predictions[index], itertools.repeat(self.absent[index])))
-        if predictions is not None:
-            self._found[1].append(np.frombuffer(prediction_ids, dtype=np.int64))
-        ids = np.frombuffer(ids, dtype=np.int64)
-        absents = np.array([self.absent[index] for index in members], dtype=np.int64)
-        references_per_segment = np.array([len(self.lengths[index]) for index in members], dtype=np.int64)
-        document, remaining = _positions(list(itertools.chain.from_iterable(self.lengths[index] for index in members)))
-        member = np.repeat(np.arange(len(members)), references_per_segment)[document]
-        first_document = np.repeat(np.cumsum(references_per_segment) - references_per_segment, references_per_segment)
-        # A flag per (segment, id) says which ids the predictions hold: slot = offset + id.
-        offsets = np.cumsum(absents + 1) - (absents + 1)
-        return {
-            "start": start, "stop": stop, "members": members,
-            "bits": max([1] + [self.absent[index].bit_length() for index in members]),
-            "references_bits": int(max(1, references_per_segment.max(initial=1)) - 1).bit_length(),
-            "ids": ids, "remaining": remaining, "slots": offsets[member] + ids,
-            "segment_and_reference": ((np.array(members, dtype=np.int64)[member] - start) << _SEGMENT_SHIFT)
-            | (np.arange(len(first_document)) - first_document)[document],
-            "offsets": offsets, "absents": absents, "slot_count": int((absents + 1).sum()),
-        }
-
-    def prediction_ids(self, number, predictions):
-        """The ids of chunk ``number``'s prediction tokens, laid end to end; a token no
-        reference of its segment holds gets the segment's absent id."""
-        found_for, found = self._found
-        if found_for is predictions and found[number] is not None:
-            ids, found[number] = found[number], None
-            if number == len(found) - 1:
-                self._found = (None, [])  # all handed over: a cached copy keeps no predictions
-            return ids
-        chunk = self.chunks[number]
-        lookups = [self.ids[index].get for index in chunk["members"]]
-        absents = map(itertools.repeat, (self.absent[index] for index in chunk["members"]))
-        segments = map(map, lookups, [predictions[index] for index in chunk["members"]], absents)
-        return np.frombuffer(array.array("q", itertools.chain.from_iterable(segments)), dtype=np.int64)
+def _remaining(lengths):
+    """For documents of these lengths laid end to end: how many tokens of its document remain
+    from each position (an n-gram fits where that is at least n)."""
+    ends = np.cumsum(lengths)
+    return np.repeat(ends, lengths) - np.arange(ends[-1] if len(ends) else 0)
 
 
 def _runs_of_known(known, remaining):
@@ -423,61 +473,143 @@ def _runs_of_known(known, remaining):
     return np.minimum(next_unknown - index, remaining)
 
 
-def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
-    """The statistics rows of a tokenized corpus, as an ``int64`` array of shape (n, 2 + 2N).
+class ReferenceStatistics:
+    """The references of one chunk of segments, prepared once and reusable for any predictions:
+    their lengths, the token ids of each segment, and what finds a prediction token's id.
 
-    ``references`` is a list of tokenized references per prediction, or a ``ReferenceStatistics``.
-    Each row equals ``segment_statistics`` of its segment.
+    ``text`` is a token text of the chunk's references, segment after segment, and ``counts``
+    says how many references each segment has (at least one).
     """
-    if not isinstance(references, ReferenceStatistics):
-        references = ReferenceStatistics(references, max_order)
-    rows = np.zeros((len(predictions), 2 + 2 * max_order), dtype=np.int64)
-    prediction_lengths = [len(prediction) for prediction in predictions]
+
+    def __init__(self, text, counts, max_order):
+        counts = np.asarray(counts, dtype=np.int64)
+        self.segments = len(counts)
+        self.long_tokens = {}
+        self.lengths, line, low, high = _token_table(text, self.long_tokens, grow=True)
+        if len(self.lengths) != counts.sum():
+            raise ValueError(f"the text holds {len(self.lengths)} references, not {counts.sum()}")
+        self.first_reference = np.cumsum(counts) - counts
+        segment_of_reference = np.repeat(np.arange(self.segments), counts)
+        self.shortest = np.minimum.reduceat(self.lengths, self.first_reference)
+        segment = segment_of_reference[line]
+
+        # Sort (segment, fingerprint): each run is one distinct token of one segment.
+        keys = (segment << _SEGMENT_SHIFT) | _fingerprints(low, high)
+        order = np.argsort(keys)
+        sorted_keys = keys[order]
+        new_run = np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))[: len(keys)]
+        starts, run = np.flatnonzero(new_run), np.cumsum(new_run) - 1
+        standing = order[starts]  # a token standing for each run
+        self.keys, self.low, self.high = sorted_keys[starts], low[standing], high[standing]
+        self.first = np.searchsorted(self.keys >> _SEGMENT_SHIFT, np.arange(self.segments))
+        self.vocabulary = np.diff(self.first, append=len(self.keys))  # each segment's absent id
+        ids = np.empty(len(keys), dtype=np.int64)
+        ids[order] = run - self.first[segment[order]]
+        collided = (low[order] != low[standing][run]) | (high[order] != high[standing][run])
+
+        # Segments whose keys would not fit, or whose fingerprints collide, take the plain path.
+        bits_limit = _max_token_bits(max_order)
+        references_limit = 1 << (62 - _SEGMENT_BITS - max_order * bits_limit)
+        self.packable = (self.vocabulary < (1 << bits_limit)) & (counts <= references_limit)
+        self.packable[segment[order[collided]]] = False
+        self.plain = {}
+        if not self.packable.all():
+            lines = text.split("\n")
+            for index in np.flatnonzero(~self.packable).tolist():
+                first = self.first_reference[index]
+                self.plain[index] = [lines[first + number].split() for number in range(counts[index])]
+
+        # The packable segments' reference tokens, laid end to end, ready for the n-gram keys.
+        kept = self.packable[segment]
+        segment, line, self.ids = segment[kept], line[kept], ids[kept]
+        self.remaining = _remaining(self.lengths[self.packable[segment_of_reference]])
+        self.segment_and_reference = (segment << _SEGMENT_SHIFT) | (line - self.first_reference[segment])
+        self.bits = max(1, int(self.vocabulary[self.packable].max(initial=1)).bit_length())
+        self.references_bits = int(max(1, counts[self.packable].max(initial=1)) - 1).bit_length()
+        # A flag per (segment, id) will say which ids the predictions hold: slot = offset + id.
+        self.offsets = np.cumsum(self.vocabulary + 1) - (self.vocabulary + 1)
+        self.slots = self.offsets[segment] + self.ids
+
+    def reference_lengths(self, prediction_lengths, ref_length):
+        """Each segment's reference length for the brevity penalty (see ``reference_length``)."""
+        if ref_length == "shortest":
+            return self.shortest
+        # The closest: the least (distance, length), packed into one integer per reference.
+        segment_of_reference = np.repeat(np.arange(self.segments), np.diff(self.first_reference, append=len(self.lengths)))
+        distance = np.abs(self.lengths - prediction_lengths[segment_of_reference])
+        return np.minimum.reduceat((distance << 32) | self.lengths, self.first_reference) & 0xFFFFFFFF
+
+    def prediction_ids(self, line, low, high):
+        """Each prediction token's id within its segment (``line``), and whether a reference of
+        that segment holds it: found by its fingerprint, confirmed by its words."""
+        if len(self.keys) == 0:
+            return self.vocabulary[line], np.zeros(len(line), dtype=bool)
+        keys = (line << _SEGMENT_SHIFT) | _fingerprints(low, high)
+        found = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        known = (self.keys[found] == keys) & (self.low[found] == low) & (self.high[found] == high)
+        return np.where(known, found - self.first[line], self.vocabulary[line]), known
+
+
+def chunk_statistics(text, references, max_order, ref_length="shortest"):
+    """The statistics rows of one chunk, as an ``int64`` array of shape (n, 2 + 2N): ``text`` is
+    a token text of its predictions, ``references`` their ``ReferenceStatistics``.
+    Each row equals ``segment_statistics`` of its segment."""
+    prediction_lengths, line, low, high = _token_table(text, references.long_tokens, grow=False)
+    if len(prediction_lengths) != references.segments:
+        raise ValueError(f"the text holds {len(prediction_lengths)} predictions, not {references.segments}")
+    rows = np.zeros((references.segments, 2 + 2 * max_order), dtype=np.int64)
     rows[:, 0] = prediction_lengths
-    if ref_length == "shortest" or references.single:
-        rows[:, 1] = references.shortest
-    else:
-        rows[:, 1] = [reference_length(length, lengths, ref_length)
-                      for length, lengths in zip(prediction_lengths, references.lengths)]
+    rows[:, 1] = references.reference_lengths(prediction_lengths, ref_length)
     for order in range(1, max_order + 1):
-        rows[:, 1 + max_order + order] = np.maximum(rows[:, 0] - order + 1, 0)
+        rows[:, 1 + max_order + order] = np.maximum(prediction_lengths - order + 1, 0)
 
-    for number, chunk in enumerate(references.chunks):
-        start, stop, members, bits = chunk["start"], chunk["stop"], chunk["members"], chunk["bits"]
-        ids = references.prediction_ids(number, predictions)
-        document, remaining = _positions([prediction_lengths[index] for index in members])
-        known = ids < chunk["absents"][document]
-        # Only n-grams whose every token occurs on both sides can match: count just those.
-        held = np.zeros(chunk["slot_count"], dtype=bool)
-        held[chunk["offsets"][document[known]] + ids[known]] = True
-        reference_runs = _runs_of_known(held[chunk["slots"]], chunk["remaining"])
-        prediction_runs = _runs_of_known(known, remaining)
-        segment_of = (np.array(members, dtype=np.int64) - start)[document]
-        references_bits = chunk["references_bits"]
-        segment_shift = _SEGMENT_SHIFT - references_bits
-        for order in range(1, max_order + 1):
-            # Reference keys are (segment, n-gram, reference), high bits to low: equal keys count
-            # one n-gram in one reference, and the runs of one (segment, n-gram) are adjacent, so
-            # the largest count over the references is a reduction over neighbours.
-            keys, positions = _packed_ngrams(chunk["ids"], reference_runs, order, bits)
-            if len(keys) == 0:
-                break  # no longer n-gram can match either
-            keys = chunk["segment_and_reference"][positions] | (keys << references_bits)
-            reference_keys, reference_counts = _runs(np.sort(keys))
-            if references_bits:
-                reference_keys = reference_keys >> references_bits
-                starts = _run_starts(reference_keys)
-                reference_keys, reference_counts = reference_keys[starts], np.maximum.reduceat(reference_counts, starts)
-            keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
-            keys, counts = _runs(np.sort(keys | (segment_of[positions] << segment_shift)))
-            found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
-            clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
-            matches = np.bincount(keys >> segment_shift, weights=clipped, minlength=stop - start)
-            rows[start:stop, 1 + order] = matches.astype(np.int64)
+    ids, known = references.prediction_ids(line, low, high)
+    kept = references.packable[line]
+    segment, ids, known = line[kept], ids[kept], known[kept]
+    remaining = _remaining(prediction_lengths[references.packable])
+    # Only n-grams whose every token occurs on both sides can match: count just those.
+    held = np.zeros(int(references.offsets[-1] + references.vocabulary[-1] + 1), dtype=bool)
+    held[references.offsets[segment[known]] + ids[known]] = True
+    reference_runs = _runs_of_known(held[references.slots], references.remaining)
+    prediction_runs = _runs_of_known(known, remaining)
+    bits, references_bits = references.bits, references.references_bits
+    segment_shift = _SEGMENT_SHIFT - references_bits
+    for order in range(1, max_order + 1):
+        # Reference keys are (segment, n-gram, reference), high bits to low: equal keys count
+        # one n-gram in one reference, and the runs of one (segment, n-gram) are adjacent, so
+        # the largest count over the references is a reduction over neighbours.
+        keys, positions = _packed_ngrams(references.ids, reference_runs, order, bits)
+        if len(keys) == 0:
+            break  # no longer n-gram can match either
+        keys = references.segment_and_reference[positions] | (keys << references_bits)
+        reference_keys, reference_counts = _runs(np.sort(keys))
+        if references_bits:
+            reference_keys = reference_keys >> references_bits
+            starts = _run_starts(reference_keys)
+            reference_keys, reference_counts = reference_keys[starts], np.maximum.reduceat(reference_counts, starts)
+        keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
+        keys, counts = _runs(np.sort(keys | (segment[positions] << segment_shift)))
+        found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
+        clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
+        rows[:, 1 + order] = np.bincount(keys >> segment_shift, weights=clipped, minlength=references.segments)
 
-    for index, segment_references in references.plain.items():
-        rows[index] = segment_statistics(predictions[index], segment_references, max_order, ref_length)
+    if references.plain:
+        lines = text.split("\n")
+        for index, segment_references in references.plain.items():
+            rows[index] = segment_statistics(lines[index].split(), segment_references, max_order, ref_length)
     return rows
+
+
+def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
+    """The statistics rows of a tokenized corpus: ``predictions`` a list of token lists and
+    ``references`` a list of token lists per prediction. Each row equals ``segment_statistics``."""
+    rows = [np.zeros((0, 2 + 2 * max_order), dtype=np.int64)]
+    for start in range(0, len(predictions), _CHUNK_SEGMENTS):
+        chunk = references[start : start + _CHUNK_SEGMENTS]
+        prepared = ReferenceStatistics(_escaped_token_text([tokens for segment in chunk for tokens in segment]), list(map(len, chunk)), max_order)
+        text = _escaped_token_text(predictions[start : start + _CHUNK_SEGMENTS])
+        rows.append(chunk_statistics(text, prepared, max_order, ref_length))
+    return np.concatenate(rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1110,7 +1242,7 @@ class Bleu(evaluate.Metric):
         if not parallel:
             return corpus_rows(predictions, references, settings, cache)
         half = len(predictions) // 2
-        one_off = len(references) > _REFERENCE_CACHE_SEGMENTS
+        one_off = sum(map(len, references)) > _REFERENCE_CACHE_REFERENCES
         if one_off:
             # Too big to cache: a one-off child inherits its half by fork, and only rows come back.
             helper = _start_helper(task=lambda: corpus_rows(predictions[half:], references[half:], settings, {}))
@@ -1167,53 +1299,50 @@ def _result(rows, reference_counts, settings):
 
 
 def corpus_rows(predictions, references, settings, cache):
-    """Tokenize and count a corpus, a block of segments at a time: each block's tokens are
+    """Tokenize and count a corpus, a chunk of segments at a time: each chunk's token texts are
     dropped once counted, so memory stays bounded and time linear in the corpus size.
 
     The references' statistics come from ``cache`` when the same references were counted
     before with the same settings, and are kept there otherwise. A training loop scores new
     predictions against the same references every epoch. The key is the references themselves
     (compared in full, not by a hash) and every setting that changes their statistics; the cache
-    keeps the last few reference sets, up to a bounded size.
+    keeps the last few reference sets, up to a bounded number of references.
     """
     with _garbage_collector_paused():
-        # Beyond the cache's bound, each block's reference statistics are dropped once used.
-        cacheable = len(references) <= _REFERENCE_CACHE_SEGMENTS
+        # Beyond the cache's bound, each chunk's reference statistics are dropped once used.
+        size = sum(map(len, references))
+        cacheable = size <= _REFERENCE_CACHE_REFERENCES
         key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
                tuple(map(tuple, references))) if cacheable else None
-        blocks = cache.get(key) if cacheable else None
-        if blocks is not None:
+        chunks = cache[key][0] if cacheable and key in cache else None
+        if chunks is not None:
             cache.move_to_end(key)
-        keep = cacheable and blocks is None
+        keep = cacheable and chunks is None
         rows, prepared = [], []
-        for number, start in enumerate(range(0, len(predictions), _BLOCK_SEGMENTS)):
-            stop = min(start + _BLOCK_SEGMENTS, len(predictions))
-            tokens = tokenize_corpus(predictions[start:stop], settings)
-            if blocks is not None:
-                block = blocks[number]
+        for number, start in enumerate(range(0, len(predictions), _CHUNK_SEGMENTS)):
+            stop = min(start + _CHUNK_SEGMENTS, len(predictions))
+            if chunks is not None:
+                chunk = chunks[number]
             else:
-                block = _prepare_references(references[start:stop], settings, tokens)
+                chunk = _prepare_references(references[start:stop], settings)
             if keep:
-                prepared.append(block)
-            rows.append(corpus_statistics(tokens, block, settings.max_order, settings.ref_length))
+                prepared.append(chunk)
+            text = token_text(predictions[start:stop], settings)
+            rows.append(chunk_statistics(text, chunk, settings.max_order, settings.ref_length))
         if keep:
-            cache[key] = prepared
-            while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(len(k[-1]) for k in cache) > _REFERENCE_CACHE_SEGMENTS:
+            cache[key] = (prepared, size)
+            while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(size for _, size in cache.values()) > _REFERENCE_CACHE_REFERENCES:
                 cache.popitem(last=False)
         return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
 
 
-def _prepare_references(references, settings, predictions):
-    counts = [len(segment_references) for segment_references in references]
-    flat = tokenize_corpus([reference for segment in references for reference in segment], settings)
-    offsets = list(itertools.accumulate(counts, initial=0))
-    tokens = [flat[offsets[index] : offsets[index + 1]] for index in range(len(references))]
-    return ReferenceStatistics(tokens, settings.max_order, predictions)
+def _prepare_references(references, settings):
+    text = token_text(list(itertools.chain.from_iterable(references)), settings)
+    return ReferenceStatistics(text, list(map(len, references)), settings.max_order)
 
 
-_BLOCK_SEGMENTS = 4 * _CHUNK_SEGMENTS
 _REFERENCE_CACHE_ENTRIES = 2
-_REFERENCE_CACHE_SEGMENTS = 250_000
+_REFERENCE_CACHE_REFERENCES = 250_000
 
 
 @contextlib.contextmanager
@@ -1424,7 +1553,7 @@ def main(argv=None):
 
 def _rows_with_progress(hypotheses, references, settings, quiet):
     """The statistics rows, a block at a time under a progress bar on stderr for big inputs."""
-    blocks = range(0, len(hypotheses), _BLOCK_SEGMENTS)
+    blocks = range(0, len(hypotheses), _CHUNK_SEGMENTS)
     if quiet or len(blocks) < 2:
         return corpus_rows(hypotheses, references, settings, {})
     from tqdm import tqdm
@@ -1432,7 +1561,7 @@ def _rows_with_progress(hypotheses, references, settings, quiet):
     rows = []
     with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as progress:
         for start in blocks:
-            stop = min(start + _BLOCK_SEGMENTS, len(hypotheses))
+            stop = min(start + _CHUNK_SEGMENTS, len(hypotheses))
             rows.append(corpus_rows(hypotheses[start:stop], references[start:stop], settings, {}))
             progress.update(stop - start)
     return np.concatenate(rows)

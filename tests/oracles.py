@@ -66,6 +66,9 @@ WORDS = [
     "مرحبا", "שלום", "नमस्ते", "café", "naïve", "3.14", "1,000", "2-3", "1.5-2", "x.", "y,", "..",
     "U.S.", "e.g.", "&amp;", "&quot;", "&lt;", "&gt;", "&amp;lt;", "<skipped>", "don't", "(a)",
     "[b]", "{c}", "50%", "$5", "a/b", "—", "«", "»", "-", "--", "5-", "-5", ".5", "5.", ",5",
+    # around the 15 bytes that the statistics hold in place; longer ones they number
+    "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnp", "abcdefghijklmnop", "abcdefghijklmnoq",
+    "Donaudampfschifffahrt", "Donaudampfschiffahrt", "gerichtsmedizinische", "Straßenbahnhaltestelle",
 ]
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "-\n", chr(12), "\u00a0", "\u3000", ""]
 

@@ -2,9 +2,11 @@
 n-gram statistics, the reference cache and the helper process."""
 
 import gc
+import itertools
 import pickle
 import random
 import sys
+from unittest import mock
 
 import evaluate
 import numpy as np
@@ -38,32 +40,79 @@ def test_packed_statistics_equal_the_plain_definition(corpus, max_order, ref_len
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
+def references_of(references, max_order=4):
+    """One chunk's ReferenceStatistics, from a list of token lists per segment."""
+    text = bleu_metric._escaped_token_text([tokens for segment in references for tokens in segment])
+    return bleu_metric.ReferenceStatistics(text, [len(segment) for segment in references], max_order)
+
+
 @given(corpus=corpora(max_segments=10, max_references=5), other=corpora(max_segments=10, max_references=1),
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_prepared_references_serve_other_predictions(corpus, other, ref_length):
-    """References prepared along with one set of predictions (whose ids are found on the way)
-    count those exactly once, then any other predictions, and keep no predictions themselves."""
+    """References prepared once count any predictions exactly, again and again."""
     predictions, references = tokenized(corpus)
     others = (tokenized(other)[0] * len(predictions))[: len(predictions)] or predictions
-    statistics = bleu_metric.ReferenceStatistics(references, 4, predictions)
+    prepared = references_of(references)
     for these in (predictions, others, predictions):
-        fast = bleu_metric.corpus_statistics(these, statistics, 4, ref_length)
+        fast = bleu_metric.chunk_statistics(bleu_metric._escaped_token_text(these), prepared, 4, ref_length)
         assert (fast == plain_rows(these, references, 4, ref_length)).all()
-    assert statistics._found[0] is None
 
 
 def test_segments_too_big_to_pack_take_the_plain_path():
     rng = random.Random(5)
-    words = [f"w{i}" for i in range(50)]
-    long = [rng.choice(words) for _ in range(3000)]  # 3000 reference tokens: more than 10 bits
+    words = [f"w{i}" for i in range(3000)]
+    long = [rng.choice(words) for _ in range(3000)]  # about 1900 distinct reference tokens: more than 10 bits
     predictions = [long[:2000], ["w1", "w2"], long[5:900]]
     references = [[long, long[::-1]], [["w1", "w2"]], [long[:1000]] * 1100]  # 1100 references: too many
-    statistics = bleu_metric.ReferenceStatistics(references, 4)
-    assert set(statistics.plain) == {0, 2}
+    assert set(references_of(references).plain) == {0, 2}
     for max_order in (4, 12):
         for ref_length in ("shortest", "closest"):
             fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
             assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+TOKEN = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=24).filter(lambda t: not any(map(str.isspace, t)))
+
+
+@given(reference_tokens=st.lists(TOKEN, max_size=30), prediction_tokens=st.lists(TOKEN, max_size=30))
+def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens, prediction_tokens):
+    """Tokens of every length around the 15 bytes held in place (NUL bytes, astral characters
+    included): equal words on either side mean equal tokens, and unequal words unequal ones."""
+    numbers = {}
+    table = bleu_metric._token_table(" ".join(reference_tokens), numbers, grow=True)
+    words = list(zip(table[2].tolist(), table[3].tolist()))
+    assert table[0].tolist() == [len(reference_tokens)]
+    for (a, x), (b, y) in itertools.product(zip(reference_tokens, words), repeat=2):
+        assert (a == b) == (x == y)
+    table = bleu_metric._token_table(" ".join(prediction_tokens), numbers, grow=False)
+    for (a, x), (b, y) in itertools.product(zip(prediction_tokens, zip(table[2].tolist(), table[3].tolist())),
+                                            zip(reference_tokens, words)):
+        assert (a == b) == (x == y)
+
+
+def test_token_texts_split_on_exactly_what_str_split_splits_on():
+    whitespace = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
+    assert set(bleu_metric._WHITESPACE) == whitespace
+    rng = random.Random(17)
+    pieces = sorted(whitespace) + ["a", "é", "日本", "\x00", "\U0001f600", "abcdefghijklmnopq"]
+    lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))).replace("\n", " ") for _ in range(200)]
+    per_line, line, _, _ = bleu_metric._token_table("\n".join(lines), {}, grow=True)
+    assert per_line.tolist() == [len(text.split()) for text in lines]
+    assert line.tolist() == [number for number, text in enumerate(lines) for _ in text.split()]
+
+
+def weak_fingerprints(low, high):
+    """Fingerprints that collide all the time: the exact comparisons must catch every case."""
+    return ((low ^ high) % np.uint64(3)).astype(np.int64)
+
+
+@given(corpus=corpora(max_segments=10, max_references=4), max_order=st.integers(1, 5),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_colliding_fingerprints_still_give_exact_rows(corpus, max_order, ref_length):
+    predictions, references = tokenized(corpus)
+    with mock.patch.object(bleu_metric, "_fingerprints", weak_fingerprints):
+        fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
+    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
 def test_chunk_boundaries():
@@ -176,10 +225,27 @@ def test_text_holding_the_placeholder_characters(line):
 def test_one_off_child_beyond_the_cache_bound(fresh, monkeypatch):
     module = metric_module(fresh)
     monkeypatch.setattr(module, "_PARALLEL_MIN_DOCUMENTS", 10)
-    monkeypatch.setattr(module, "_REFERENCE_CACHE_SEGMENTS", 100)
+    monkeypatch.setattr(module, "_REFERENCE_CACHE_REFERENCES", 100)
     rng = random.Random(13)
     sentence = lambda: " ".join(rng.choice("a b c d , .".split()) for _ in range(rng.randint(0, 12)))  # noqa: E731
     predictions = [sentence() for _ in range(300)]
     references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(300)]
     assert fresh.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
     assert "_helper" not in fresh.__dict__ and len(fresh._reference_cache) == 0  # nothing kept
+
+
+def test_custom_tokens_holding_whitespace_backslashes_or_nothing_stay_distinct(fresh):
+    """A custom tokenizer's tokens go into the statistics escaped: "a b" is one token, not two,
+    and an empty token or a backslash is a token like any other."""
+    tokenize = lambda segment: segment.split(",")  # noqa: E731
+    predictions = ["a b,,c\\d, e", "x,y z", ",\\", "a b"]
+    references = [["a b,c\\d,, e"], ["x ,y z"], ["\\,\\\\"], ["a,b"]]
+    expected = hf_bleu(predictions, references, tokenize=tokenize)
+    assert fresh.compute(predictions=predictions, references=references, tokenizer=tokenize) == expected
+    assert fresh.compute(predictions=predictions, references=references, tokenizer=tokenize,
+                         sentence_level=True)["sentence_bleu"][3] == 0.0
+
+
+def test_custom_tokenizer_returning_other_than_strings_is_named(fresh):
+    with pytest.raises(TypeError, match="tokenizer must return a list of str.*int token: 5"):
+        fresh.compute(predictions=["a"], references=["a"], tokenizer=lambda segment: [5])
