@@ -1249,8 +1249,7 @@ class Bleu(evaluate.Metric):
             submitted = bool(helper)
         elif "_helper" not in self.__dict__:
             # The first time, the new helper inherits its half by fork: nothing to send.
-            helper = _start_helper(first_task=lambda its_cache: corpus_rows(
-                predictions[half:], references[half:], settings, its_cache))
+            helper = _start_helper(first=(settings, predictions[half:], references[half:]))
             if helper:
                 weakref.finalize(self, helper.close)
             self.__dict__["_helper"] = helper
@@ -1313,7 +1312,7 @@ def corpus_rows(predictions, references, settings, cache):
         size = sum(map(len, references))
         cacheable = size <= _REFERENCE_CACHE_REFERENCES
         key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
-               tuple(map(tuple, references))) if cacheable else None
+               *_references_key(references)) if cacheable else None
         chunks = cache[key][0] if cacheable and key in cache else None
         if chunks is not None:
             cache.move_to_end(key)
@@ -1334,6 +1333,11 @@ def corpus_rows(predictions, references, settings, cache):
             while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(size for _, size in cache.values()) > _REFERENCE_CACHE_REFERENCES:
                 cache.popitem(last=False)
         return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
+
+
+def _references_key(references):
+    """The references, compared in full: how many each segment has, and all of them in a row."""
+    return tuple(map(len, references)), tuple(itertools.chain.from_iterable(references))
 
 
 def _prepare_references(references, settings):
@@ -1386,21 +1390,25 @@ def _worth_a_helper(predictions, references, settings):
 
 class _Helper:
     """A forked process that counts half of a big corpus while this one counts the other: it
-    serves requests with its own reference cache (the first one, ``first_task``, inherited by
+    serves requests with its own reference cache (the first request, ``first``, inherited by
     fork), or, given ``task``, runs that once and exits."""
 
-    def __init__(self, task=None, first_task=None):
+    def __init__(self, task=None, first=None):
         context = multiprocessing.get_context("fork")
         self.connection, theirs = context.Pipe()
-        target, args = (_serve, (theirs, first_task)) if task is None else (_run_once, (theirs, task))
+        target, args = (_serve, (theirs, first)) if task is None else (_run_once, (theirs, task))
         self.process = context.Process(target=target, args=args, daemon=True)
         self.process.start()
         theirs.close()
+        self.sent = _references_key(first[2]) if first else None  # the references the helper has
 
     def submit(self, settings, predictions, references):
-        """Send the helper its half; False when it cannot take it."""
+        """Send the helper its half; False when it cannot take it. References it has already
+        are not sent again: None stands for them."""
+        key = _references_key(references)
         try:
-            self.connection.send((dataclasses.asdict(settings), predictions, references))
+            self.connection.send((settings, predictions, None if key == self.sent else references))
+            self.sent = key
             return True
         except (OSError, ValueError):
             return False
@@ -1430,23 +1438,21 @@ def _run_once(connection, task):
             connection.send(("error", repr(error)))
 
 
-def _serve(connection, first_task=None):
-    cache = collections.OrderedDict()
-    if first_task is not None:
-        _run_once(connection, lambda: first_task(cache))
+def _serve(connection, first=None):
+    """Answer (settings, predictions, references) requests with rows, until None or the end."""
+    cache, message, references = collections.OrderedDict(), first, None
     while True:
-        with _garbage_collector_paused():
+        if message is None:
             try:
                 message = connection.recv()
             except EOFError:
                 return
             if message is None:
                 return
-            settings, predictions, references = message
-            try:
-                connection.send(("rows", corpus_rows(predictions, references, Settings(**settings), cache)))
-            except Exception as error:  # reported, and the parent counts this half itself
-                connection.send(("error", repr(error)))
+        settings, predictions, sent = message
+        references = references if sent is None else sent
+        message = None
+        _run_once(connection, lambda: corpus_rows(predictions, references, settings, cache))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -186,6 +186,10 @@ def test_helper_process_counts_half_exactly(fresh, monkeypatch):
     assert fresh.compute(predictions=predictions, references=references) == expected
     assert fresh._helper and fresh._helper.process.is_alive()
     assert fresh.compute(predictions=predictions, references=references) == expected  # cached on both sides
+    # The helper keeps the references it has and gets new ones only when they change.
+    others = [[sentence()] for _ in range(400)]
+    for these in (others, references, others):
+        assert fresh.compute(predictions=predictions, references=these) == hf_bleu(predictions, these)
     options = {"tokenizer": "intl", "lowercase": True, "smooth_method": "floor", "ref_length": "closest",
                "sentence_level": True}
     sequential = evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **options)
