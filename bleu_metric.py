@@ -1418,7 +1418,7 @@ class _Helper:
             status, value = self.connection.recv()
         except (EOFError, OSError):
             return None
-        return value if status == "rows" else None
+        return value.astype(np.int64) if status == "rows" else None
 
     def close(self):
         try:
@@ -1433,7 +1433,8 @@ class _Helper:
 def _run_once(connection, task):
     with _garbage_collector_paused():
         try:
-            connection.send(("rows", task()))
+            rows = task()  # sent as int32 where that holds them: half the bytes through the pipe
+            connection.send(("rows", rows.astype(np.int32) if rows.max(initial=0) < 2**31 else rows))
         except Exception as error:  # reported, and the parent counts this half itself
             connection.send(("error", repr(error)))
 
