@@ -2,9 +2,11 @@
 
 The data flows one way, and this file reads in that order:
 
-1. **Tokenizers** turn a segment into a list of tokens.
+1. **Tokenizers** turn a segment into a list of tokens, and a corpus into one token text: its
+   tokens separated by spaces, one segment per line.
 2. **Statistics** turn one prediction and its references into one row of integers:
    ``[prediction length, reference length, matches per order..., totals per order...]``.
+   The corpus path reads token texts as bytes and gives exactly the rows of the plain one.
 3. **Scoring** turns the column sums of those rows into the result dict. Corpus scores are
    the sum of all rows, a sentence score is one row, and any split of the corpus (batches,
    processes) sums to the same corpus row.
@@ -35,7 +37,7 @@ import numpy as np
 __version__ = "1.0.0"
 
 # ---------------------------------------------------------------------------------------------
-# 1. Tokenizers: str -> list[str]
+# 1. Tokenizers: str -> list[str], and a corpus -> one token text
 # ---------------------------------------------------------------------------------------------
 
 # mteval-v13a (WMT's reference tokenizer), as HF's `bleu` runs it. Every ASCII punctuation mark
@@ -372,7 +374,8 @@ def segment_statistics(prediction, references, max_order, ref_length="shortest")
 # size, an "absent" id that can never match. Ids come from sorting (segment, fingerprint) keys,
 # where a fingerprint digests a token's words into 50 bits. Sorting only groups the tokens: every
 # token is then compared, by its words, with the one that stands for its group. A segment where
-# two different tokens share a fingerprint (about one in 10^11) takes the plain path.
+# two different tokens share a fingerprint (for 100 distinct tokens, a chance of about 4 in 10^12)
+# takes the plain path.
 #
 # N-gram keys. With ids of `bits` bits, an n-gram packs exactly into an int64 key beside a
 # segment index and a reference index: no hashing, so nothing can collide. Counting is sorting:
