@@ -492,9 +492,9 @@ class ReferenceStatistics:
         if len(self.lengths) != counts.sum():
             raise ValueError(f"the text holds {len(self.lengths)} references, not {counts.sum()}")
         self.first_reference = np.cumsum(counts) - counts
-        segment_of_reference = np.repeat(np.arange(self.segments), counts)
+        self.segment_of_reference = np.repeat(np.arange(self.segments), counts)
         self.shortest = np.minimum.reduceat(self.lengths, self.first_reference)
-        segment = segment_of_reference[line]
+        segment = self.segment_of_reference[line]
 
         # Sort (segment, fingerprint): each run is one distinct token of one segment.
         keys = (segment << _SEGMENT_SHIFT) | _fingerprints(low, high)
@@ -525,7 +525,7 @@ class ReferenceStatistics:
         # The packable segments' reference tokens, laid end to end, ready for the n-gram keys.
         kept = self.packable[segment]
         segment, line, self.ids = segment[kept], line[kept], ids[kept]
-        self.remaining = _remaining(self.lengths[self.packable[segment_of_reference]])
+        self.remaining = _remaining(self.lengths[self.packable[self.segment_of_reference]])
         self.segment_and_reference = (segment << _SEGMENT_SHIFT) | (line - self.first_reference[segment])
         self.bits = max(1, int(self.vocabulary[self.packable].max(initial=1)).bit_length())
         self.references_bits = int(max(1, counts[self.packable].max(initial=1)) - 1).bit_length()
@@ -538,8 +538,7 @@ class ReferenceStatistics:
         if ref_length == "shortest":
             return self.shortest
         # The closest: the least (distance, length), packed into one integer per reference.
-        segment_of_reference = np.repeat(np.arange(self.segments), np.diff(self.first_reference, append=len(self.lengths)))
-        distance = np.abs(self.lengths - prediction_lengths[segment_of_reference])
+        distance = np.abs(self.lengths - prediction_lengths[self.segment_of_reference])
         return np.minimum.reduceat((distance << 32) | self.lengths, self.first_reference) & 0xFFFFFFFF
 
     def prediction_ids(self, line, low, high):
