@@ -270,7 +270,7 @@ def _tokenized(segments, settings):
 _OTHER_SPACES = "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 _OTHER_SPACES_TO_SPACE = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
 _WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f " + _OTHER_SPACES
-_ESCAPES = str.maketrans({"\\": "\\\\", **{space: f"\\{chr(65 + number)}" for number, space in enumerate(_WHITESPACE)}})
+_ESCAPES = str.maketrans({"\\": "\\\\", **{space: f"\\{number:02}" for number, space in enumerate(_WHITESPACE)}})
 
 
 def token_text(segments, settings):

@@ -250,6 +250,16 @@ def test_custom_tokens_holding_whitespace_backslashes_or_nothing_stay_distinct(f
                          sentence_level=True)["sentence_bleu"][3] == 0.0
 
 
+def test_escaping_custom_tokens_is_one_to_one():
+    """Every token of up to two characters from whitespace, backslashes, digits and a letter:
+    each escapes to a non-empty string free of whitespace, and no two to the same one."""
+    alphabet = sorted(bleu_metric._WHITESPACE) + ["\\", "0", "1", "2", "a"]
+    tokens = [""] + alphabet + ["".join(pair) for pair in itertools.product(alphabet, repeat=2)]
+    escaped = bleu_metric._escaped_token_text([tokens]).split(" ")
+    assert len(escaped) == len(tokens) and all(token and token.split() == [token] for token in escaped)
+    assert len(set(escaped)) == len(tokens)
+
+
 def test_custom_tokenizer_returning_other_than_strings_is_named(fresh):
     with pytest.raises(TypeError, match="tokenizer must return a list of str.*int token: 5"):
         fresh.compute(predictions=["a"], references=["a"], tokenizer=lambda segment: [5])
