@@ -439,15 +439,18 @@ def _fingerprints(low, high):
     return (mixed >> np.uint64(64 - _SEGMENT_SHIFT)).astype(np.int64)
 
 
+def _new_runs(sorted_keys):
+    """Whether each value of a sorted array starts a run of equal values."""
+    return np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))[: len(sorted_keys)]
+
+
 def _run_starts(sorted_keys):
-    """Where each run of equal values in a non-empty sorted array starts."""
-    return np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+    """Where each run of equal values in a sorted array starts."""
+    return np.flatnonzero(_new_runs(sorted_keys))
 
 
 def _runs(sorted_keys):
     """The distinct values of a sorted array, and how often each occurs."""
-    if len(sorted_keys) == 0:
-        return sorted_keys, sorted_keys
     starts = _run_starts(sorted_keys)
     return sorted_keys[starts], np.diff(np.append(starts, len(sorted_keys)))
 
@@ -500,7 +503,7 @@ class ReferenceStatistics:
         keys = (segment << _SEGMENT_SHIFT) | _fingerprints(low, high)
         order = np.argsort(keys)
         sorted_keys = keys[order]
-        new_run = np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))[: len(keys)]
+        new_run = _new_runs(sorted_keys)
         starts, run = np.flatnonzero(new_run), np.cumsum(new_run) - 1
         standing = order[starts]  # a token standing for each run
         self.keys, self.low, self.high = sorted_keys[starts], low[standing], high[standing]
@@ -1311,11 +1314,10 @@ def corpus_rows(predictions, references, settings, cache):
     """
     with _garbage_collector_paused():
         # Beyond the cache's bound, each chunk's reference statistics are dropped once used.
-        size = sum(map(len, references))
-        cacheable = size <= _REFERENCE_CACHE_REFERENCES
+        cacheable = sum(map(len, references)) <= _REFERENCE_CACHE_REFERENCES
         key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
                *_references_key(references)) if cacheable else None
-        chunks = cache[key][0] if cacheable and key in cache else None
+        chunks = cache.get(key) if cacheable else None
         if chunks is not None:
             cache.move_to_end(key)
         keep = cacheable and chunks is None
@@ -1331,8 +1333,9 @@ def corpus_rows(predictions, references, settings, cache):
             text = token_text(predictions[start:stop], settings)
             rows.append(chunk_statistics(text, chunk, settings.max_order, settings.ref_length))
         if keep:
-            cache[key] = (prepared, size)
-            while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(size for _, size in cache.values()) > _REFERENCE_CACHE_REFERENCES:
+            cache[key] = prepared
+            # A key ends with the references themselves, in a row: its length is their number.
+            while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(len(k[-1]) for k in cache) > _REFERENCE_CACHE_REFERENCES:
                 cache.popitem(last=False)
         return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
 
