@@ -1,8 +1,11 @@
-"""Shared fixtures: offline environment, the metric loaded by path, the WMT17 data, hypothesis profiles."""
+"""Shared fixtures: offline environment, the metric loaded by path, the WMT17 data, hypothesis profiles,
+and a runner for evaluate's distributed mode."""
 
 import json
 import os
 import pathlib
+import subprocess
+import sys
 
 # No hub is reachable here; a test that tried one would hang. Set before evaluate is imported.
 for variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
@@ -49,3 +52,30 @@ def wmt17():
         "systems": {name: read_lines(WMT17 / "systems" / f"{name}.de") for name in expected},
         "expected": expected,
     }
+
+
+_DISTRIBUTED = """
+import json, sys, evaluate
+path, rank, world, cache, jobs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], json.load(open(sys.argv[5]))
+results = []
+for experiment, predictions, references, options in jobs:
+    metric = evaluate.load(path, num_process=world, process_id=rank, experiment_id=experiment, cache_dir=cache)
+    share = slice(rank, None, world)
+    if predictions[share]:
+        metric.add_batch(predictions=predictions[share], references=references[share])
+    results.append(metric.compute(**options))
+print(json.dumps(results))
+"""
+
+
+def run_distributed(jobs, world, work):
+    """Run each job, (experiment_id, predictions, references, options), in evaluate's distributed
+    mode with ``world`` real processes sharing the cache directory ``work``: rank r adds the
+    segments r, r + world, ... Returns each rank's list of results, one per job."""
+    (work / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    processes = [subprocess.Popen([sys.executable, "-c", _DISTRIBUTED, METRIC_PATH, str(rank), str(world), str(work),
+                                   str(work / "jobs.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for rank in range(world)]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
+    return [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]

@@ -4,10 +4,7 @@ properties every BLEU must have hold on random corpora."""
 
 import json
 import math
-import os
 import random
-import subprocess
-import sys
 import uuid
 
 import evaluate
@@ -16,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, run_distributed
 from oracles import corpora, hf_bleu, load_module, sacrebleu_13a, streams
 
 bleu_metric = load_module()
@@ -309,20 +306,6 @@ def test_sentence_scores_from_statistics_equal_compute(bleu, corpus, options):
     assert rebuilt == expected["sentence_bleu"]
 
 
-DISTRIBUTED = """
-import json, sys, evaluate
-path, rank, world, cache, jobs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], json.load(open(sys.argv[5]))
-results = []
-for experiment, predictions, references, options in jobs:
-    metric = evaluate.load(path, num_process=world, process_id=rank, experiment_id=experiment, cache_dir=cache)
-    share = slice(rank, None, world)
-    if predictions[share]:
-        metric.add_batch(predictions=predictions[share], references=references[share])
-    results.append(metric.compute(**options))
-print(json.dumps(results))
-"""
-
-
 @settings(max_examples=3)
 @given(jobs=st.lists(st.tuples(corpora(max_segments=12), st.sampled_from(OPTION_SETS)), min_size=4, max_size=4))
 def test_distributed_equals_single_process(bleu, jobs, tmp_path_factory):
@@ -331,14 +314,7 @@ def test_distributed_equals_single_process(bleu, jobs, tmp_path_factory):
     work = tmp_path_factory.mktemp("distributed")
     jobs = [(uuid.uuid4().hex, p, r, options) for (p, r), options in jobs if len(p) >= 2]
     assume(jobs)
-    (work / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
-    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
-    processes = [subprocess.Popen([sys.executable, "-c", DISTRIBUTED, METRIC_PATH, str(rank), "2", str(work),
-                                   str(work / "jobs.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, env=env) for rank in range(2)]
-    outputs = [process.communicate(timeout=300) for process in processes]
-    assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
-    rank_zero = json.loads(outputs[0][0].strip().splitlines()[-1])
+    rank_zero = run_distributed(jobs, 2, work)[0]
     for (_, predictions, references, options), result in zip(jobs, rank_zero):
         gathered = list(range(0, len(predictions), 2)) + list(range(1, len(predictions), 2))
         single = bleu.compute(predictions=[predictions[i] for i in gathered],

@@ -1,10 +1,6 @@
 """Scale-out: statistics() rows sum to compute()'s result, through datasets.map with several
 processes and through evaluate's own distributed mode with three real processes."""
 
-import json
-import os
-import subprocess
-import sys
 import uuid
 
 import datasets
@@ -12,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, run_distributed
 from oracles import corpora
 
 OPTION_SETS = [
@@ -54,28 +50,10 @@ def test_datasets_map_with_two_processes(bleu, wmt17):
     assert bleu.score_statistics(columns) == expected
 
 
-DISTRIBUTED = """
-import json, sys, evaluate
-rank, world, experiment, cache, predictions, references = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], *json.loads(sys.argv[6])
-rank, world = int(rank), int(world)
-bleu = evaluate.load(sys.argv[1], num_process=world, process_id=rank, experiment_id=experiment, cache_dir=cache)
-share = slice(rank, None, world)
-bleu.add_batch(predictions=predictions[share], references=references[share])
-print(json.dumps(bleu.compute(max_order=3, signature=True)))
-"""
-
-
 def test_evaluate_distributed_mode_with_three_processes(bleu, wmt17, tmp_path):
     predictions, references = wmt17["systems"]["KIT.4950"][:300], [[r] for r in wmt17["reference"][:300]]
-    experiment = uuid.uuid4().hex
-    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
-    payload = json.dumps([predictions, references])
-    processes = [subprocess.Popen([sys.executable, "-c", DISTRIBUTED, METRIC_PATH, str(rank), "3", experiment,
-                                   str(tmp_path), payload], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, env=env) for rank in range(3)]
-    outputs = [process.communicate(timeout=300) for process in processes]
-    assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
-    results = [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
+    options = {"max_order": 3, "signature": True}
+    results = [rank[0] for rank in run_distributed([(uuid.uuid4().hex, predictions, references, options)], 3, tmp_path)]
     assert results[1] is None and results[2] is None  # only rank 0 returns the result
     # Rank 0 gathers the shares in rank order, so its corpus is the interleaved one.
     gathered = [i for rank in range(3) for i in range(rank, 300, 3)]
