@@ -89,9 +89,9 @@ def score_lines(predictions, references, references_2, references_3, tokenizer, 
             reference_sets.append(lines)
     if smoothing not in SMOOTHING:
         raise InputError(f"smoothing must be one of {list(SMOOTHING)}, got {smoothing!r}")
-    # A new metric for every request: no state is shared between users. One process: a web
-    # server's threads must not fork.
-    metric = evaluate.load(METRIC_PATH, processes=1)
+    # A new metric for every request: no state is shared between users. One thread: the web
+    # server already runs requests in threads of its own.
+    metric = evaluate.load(METRIC_PATH, threads=1)
     try:
         result = metric.compute(
             predictions=prediction_lines,

@@ -20,15 +20,14 @@ import collections
 import collections.abc
 import contextlib
 import dataclasses
-import gc
 import itertools
 import math
-import multiprocessing
 import numbers
 import os
 import re
 import sys
-import weakref
+import threading
+import warnings
 
 import datasets
 import evaluate
@@ -1132,12 +1131,17 @@ def _mixed_shapes_message(first_is_string, index):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
-    def __init__(self, *args, processes=None, **kwargs):
-        """``processes`` (``evaluate.load(path, processes=1)``): how many processes may count one
-        big corpus: by default both of two cores; 1 never starts a helper (say, in a web server)."""
-        if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
-            raise ValueError(f"processes must be a positive int or None, got {processes!r}")
-        self._processes = processes
+    def __init__(self, *args, threads=None, processes=None, **kwargs):
+        """``threads`` (``evaluate.load(path, threads=1)``): how many threads may count one big
+        corpus; by default two where two cores are free. ``processes`` is its old name: the metric
+        no longer starts processes."""
+        if processes is not None:
+            warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
+                          FutureWarning, stacklevel=2)
+            threads = processes if threads is None else threads
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+        self._threads = threads
         super().__init__(*args, **kwargs)
 
     def _info(self):
@@ -1188,9 +1192,8 @@ class Bleu(evaluate.Metric):
         return super().compute(predictions=predictions, references=references, settings=settings)
 
     def _compute(self, predictions, references, settings):
-        with _garbage_collector_paused():
-            references = _reference_lists(references)
-            rows = self._rows(predictions, references, settings)
+        references = _reference_lists(references)
+        rows = self._rows(predictions, references, settings)
         return _result(rows, [len(segment_references) for segment_references in references], settings)
 
     def statistics(self, predictions, references, **options):
@@ -1208,8 +1211,7 @@ class Bleu(evaluate.Metric):
         settings = resolve_settings(self.config_name, **options)
         predictions, references, _ = _check_inputs(predictions, references)
         references = _reference_lists(references)
-        with _garbage_collector_paused():
-            rows = self._rows(predictions, references, settings)
+        rows = self._rows(predictions, references, settings)
         order = settings.max_order
         return {
             "prediction_length": rows[:, 0].tolist(),
@@ -1241,46 +1243,23 @@ class Bleu(evaluate.Metric):
         return _result(rows, counts, settings)
 
     def _rows(self, predictions, references, settings):
-        """The statistics rows; a big corpus is split in two, one half counted by a helper."""
-        cache = self.__dict__.setdefault("_reference_cache", collections.OrderedDict())
-        parallel = self._processes != 1 and _worth_a_helper(predictions, references, settings)
-        if not parallel:
-            return corpus_rows(predictions, references, settings, cache)
-        half = len(predictions) // 2
-        one_off = sum(map(len, references)) > _REFERENCE_CACHE_REFERENCES
-        if one_off:
-            # Too big to cache: a one-off child inherits its half by fork, and only rows come back.
-            helper = _start_helper(task=lambda: corpus_rows(predictions[half:], references[half:], settings, {}))
-            submitted = bool(helper)
-        elif "_helper" not in self.__dict__:
-            # The first time, the new helper inherits its half by fork: nothing to send.
-            helper = _start_helper(first=(settings, predictions[half:], references[half:]))
-            if helper:
-                weakref.finalize(self, helper.close)
-            self.__dict__["_helper"] = helper
-            submitted = bool(helper)
-        else:
-            helper = self.__dict__["_helper"]
-            submitted = bool(helper) and helper.submit(settings, predictions[half:], references[half:])
-        if not helper:
-            return corpus_rows(predictions, references, settings, cache)
-        first = corpus_rows(predictions[:half], references[:half], settings, cache)
-        second = helper.result() if submitted else None
-        if one_off:
-            helper.close()
-        elif second is None:  # the helper failed: stop using it
-            self.__dict__["_helper"] = False
-            helper.close()
-        if second is None:  # count its half here
-            second = corpus_rows(predictions[half:], references[half:], settings, cache)
-        return np.concatenate([first, second])
+        """The statistics rows of a checked corpus, counted with this metric's reference cache."""
+        threads = _thread_count(self._threads, predictions, references, settings)
+        return corpus_rows(predictions, references, settings, self._reference_cache(), threads)
+
+    def _reference_cache(self):
+        """This process's reference cache. A process forked from this one (a worker pool) starts
+        an empty one: the copy it inherits may hold a lock that a thread of this one had taken."""
+        cache = self.__dict__.get("_cache")
+        if cache is None or cache.pid != os.getpid():
+            cache = self.__dict__["_cache"] = ReferenceCache()
+        return cache
 
     def __getstate__(self):
-        # Pickled (say, by datasets.map) without its caches, its helper process, and the file
-        # locks evaluate keeps after a compute(): those belong to this process, and cannot pickle.
+        # Pickled (say, by datasets.map) without its reference cache and the file locks evaluate
+        # keeps after a compute(): those belong to this process, and cannot pickle.
         state = self.__dict__.copy()
-        state.pop("_reference_cache", None)
-        state.pop("_helper", None)
+        state.pop("_cache", None)
         for lock in ("filelock", "rendez_vous_lock"):
             if lock in state:
                 state[lock] = None
@@ -1302,42 +1281,95 @@ def _result(rows, reference_counts, settings):
     return result
 
 
-def corpus_rows(predictions, references, settings, cache):
-    """Tokenize and count a corpus, a chunk of segments at a time: each chunk's token texts are
-    dropped once counted, so memory stays bounded and time linear in the corpus size.
+def corpus_rows(predictions, references, settings, cache=None, threads=1, progress=None):
+    """The statistics rows of a corpus (``references``: a list of references per prediction).
 
-    The references' statistics come from ``cache`` when the same references were counted
-    before with the same settings, and are kept there otherwise. A training loop scores new
-    predictions against the same references every epoch. The key is the references themselves
-    (compared in full, not by a hash) and every setting that changes their statistics; the cache
-    keeps the last few reference sets, up to a bounded number of references.
+    The corpus is counted a chunk of segments at a time, each chunk's token texts dropped once
+    counted, so memory stays bounded and time linear. With ``threads`` > 1, worker threads count
+    the later chunks while this one counts the first: the time goes to numpy's sorting and
+    searching, which run outside the GIL. The workers end before this returns, even when it
+    is interrupted. ``progress``, if given, is called with each chunk's number of segments.
+
+    A ``ReferenceCache`` keeps the references' statistics for a later call with the same
+    references (a training loop scores new predictions against them every epoch).
     """
-    with _garbage_collector_paused():
-        # Beyond the cache's bound, each chunk's reference statistics are dropped once used.
-        cacheable = sum(map(len, references)) <= _REFERENCE_CACHE_REFERENCES
+    bounds = _chunk_bounds(len(predictions), threads)
+    key = None
+    if cache is not None and sum(map(len, references)) <= _REFERENCE_CACHE_REFERENCES:
         key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
-               *_references_key(references)) if cacheable else None
-        chunks = cache.get(key) if cacheable else None
-        if chunks is not None:
-            cache.move_to_end(key)
-        keep = cacheable and chunks is None
-        rows, prepared = [], []
-        for number, start in enumerate(range(0, len(predictions), _CHUNK_SEGMENTS)):
-            stop = min(start + _CHUNK_SEGMENTS, len(predictions))
-            if chunks is not None:
-                chunk = chunks[number]
-            else:
-                chunk = _prepare_references(references[start:stop], settings)
-            if keep:
-                prepared.append(chunk)
-            text = token_text(predictions[start:stop], settings)
-            rows.append(chunk_statistics(text, chunk, settings.max_order, settings.ref_length))
-        if keep:
-            cache[key] = prepared
-            # A key ends with the references themselves, in a row: its length is their number.
-            while len(cache) > _REFERENCE_CACHE_ENTRIES or sum(len(k[-1]) for k in cache) > _REFERENCE_CACHE_REFERENCES:
-                cache.popitem(last=False)
-        return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
+               len(bounds), *_references_key(references))
+    cached = cache.get(key) if key else None
+    prepared = list(cached) if cached else [None] * len(bounds)
+    rows = [None] * len(bounds)
+
+    def count(numbers, stop):
+        for number in numbers:
+            if stop.is_set():
+                return
+            start, end = bounds[number]
+            if prepared[number] is None:
+                prepared[number] = _prepare_references(references[start:end], settings)
+            text = token_text(predictions[start:end], settings)
+            rows[number] = chunk_statistics(text, prepared[number], settings.max_order, settings.ref_length)
+            if progress:
+                progress(end - start)
+
+    _in_threads(count, range(len(bounds)), threads)
+    if key and not cached:
+        cache.put(key, prepared)
+    return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
+
+
+def _chunk_bounds(segments, threads):
+    """(start, stop) of each chunk: at most _CHUNK_SEGMENTS segments, as many chunks for each
+    thread, and the same size give or take one."""
+    chunks = -(-segments // _CHUNK_SEGMENTS)
+    chunks = -(-chunks // threads) * threads if segments >= threads else chunks
+    edges = [segments * number // chunks for number in range(chunks + 1)] if chunks else [0]
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def _in_threads(work, items, threads):
+    """``work(part, stop)`` on ``threads`` contiguous parts of ``items``: the first part in this
+    thread, each other one in a worker thread of its own. Every worker has ended when this
+    returns or raises; a failure anywhere sets ``stop``, and ``work`` checks it between items."""
+    parts = [items[len(items) * number // threads : len(items) * (number + 1) // threads] for number in range(threads)]
+    stop, errors = threading.Event(), []
+
+    def guarded(part):
+        try:
+            work(part, stop)
+        except BaseException as error:  # raised again in the calling thread
+            errors.append(error)
+            stop.set()
+
+    workers = [threading.Thread(target=guarded, args=(part,), daemon=True) for part in parts[1:] if part]
+    for worker in workers:
+        worker.start()
+    finished = False
+    try:
+        work(parts[0], stop)
+        finished = True
+    finally:
+        if not finished:  # interrupted or failed here: the workers stop after their current chunk
+            stop.set()
+        for worker in workers:
+            worker.join()
+    if errors:
+        raise errors[0]
+
+
+def _thread_count(asked, predictions, references, settings):
+    """How many threads count this corpus: one for a small corpus (a thread would cost more than
+    it saves) and for a custom tokenizer (the user's function may not be thread-safe)."""
+    if asked is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        asked = min(2, cores)
+    documents = len(predictions) + sum(map(len, references))
+    return 1 if documents < _THREADS_MIN_DOCUMENTS or callable(settings.tokenizer) else asked
+
+
+_THREADS_MIN_DOCUMENTS = 2_000  # predictions plus references
 
 
 def _references_key(references):
@@ -1354,111 +1386,37 @@ _REFERENCE_CACHE_ENTRIES = 2
 _REFERENCE_CACHE_REFERENCES = 250_000
 
 
-@contextlib.contextmanager
-def _garbage_collector_paused():
-    """Python's cyclic collector runs ever more often while millions of token strings and lists
-    are built, none of which can form a cycle; pausing it makes tokenizing scale linearly."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+class ReferenceCache:
+    """The prepared reference statistics of the last few reference sets (at most
+    _REFERENCE_CACHE_ENTRIES of them, and _REFERENCE_CACHE_REFERENCES references in all).
 
+    Threads may share it: an entry goes in whole once every chunk is counted, and is never changed
+    after, so a call that is interrupted leaves nothing half-made. The key holds the references
+    themselves, compared in full, not a hash of them.
+    """
 
-# Both cores for big corpora: statistics rows are per segment, so two halves can be counted in
-# two processes. Only raw strings go to the helper and only rows come back; each process keeps
-# the reference statistics of its own half for the next call.
-_PARALLEL_MIN_DOCUMENTS = 4_000  # predictions plus references
+    def __init__(self):
+        self.pid = os.getpid()
+        self._lock = threading.Lock()
+        self._entries = collections.OrderedDict()
 
+    def __len__(self):
+        return len(self._entries)
 
-def _start_helper(**kwargs):
-    """A started ``_Helper``, or False where none can start: no fork here, or a daemonic process
-    (a datasets.map worker) that may not have children."""
-    try:
-        return _Helper(**kwargs)
-    except Exception:
-        return False
+    def get(self, key):
+        with self._lock:
+            chunks = self._entries.get(key)
+            if chunks is not None:
+                self._entries.move_to_end(key)
+            return chunks
 
-
-def _worth_a_helper(predictions, references, settings):
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return (
-        len(predictions) + sum(map(len, references)) >= _PARALLEL_MIN_DOCUMENTS
-        and cores >= 2
-        and not callable(settings.tokenizer)
-        and "fork" in multiprocessing.get_all_start_methods()
-        and not multiprocessing.current_process().daemon
-    )
-
-
-class _Helper:
-    """A forked process that counts half of a big corpus while this one counts the other: it
-    serves requests with its own reference cache (the first request, ``first``, inherited by
-    fork), or, given ``task``, runs that once and exits."""
-
-    def __init__(self, task=None, first=None):
-        context = multiprocessing.get_context("fork")
-        self.connection, theirs = context.Pipe()
-        target, args = (_serve, (theirs, first)) if task is None else (_run_once, (theirs, task))
-        self.process = context.Process(target=target, args=args, daemon=True)
-        self.process.start()
-        theirs.close()
-        self.sent = _references_key(first[2]) if first else None  # the references the helper has
-
-    def submit(self, settings, predictions, references):
-        """Send the helper its half; False when it cannot take it. References it has already
-        are not sent again: None stands for them."""
-        key = _references_key(references)
-        try:
-            self.connection.send((settings, predictions, None if key == self.sent else references))
-            self.sent = key
-            return True
-        except (OSError, ValueError):
-            return False
-
-    def result(self):
-        try:
-            status, value = self.connection.recv()
-        except (EOFError, OSError):
-            return None
-        return value.astype(np.int64) if status == "rows" else None
-
-    def close(self):
-        try:
-            self.connection.send(None)
-            self.process.join(timeout=5)
-        except (OSError, ValueError):
-            pass
-        if self.process.is_alive():
-            self.process.kill()
-
-
-def _run_once(connection, task):
-    with _garbage_collector_paused():
-        try:
-            rows = task()  # sent as int32 where that holds them: half the bytes through the pipe
-            connection.send(("rows", rows.astype(np.int32) if rows.max(initial=0) < 2**31 else rows))
-        except Exception as error:  # reported, and the parent counts this half itself
-            connection.send(("error", repr(error)))
-
-
-def _serve(connection, first=None):
-    """Answer (settings, predictions, references) requests with rows, until None or the end."""
-    cache, message, references = collections.OrderedDict(), first, None
-    while True:
-        if message is None:
-            try:
-                message = connection.recv()
-            except EOFError:
-                return
-            if message is None:
-                return
-        settings, predictions, sent = message
-        references = references if sent is None else sent
-        message = None
-        _run_once(connection, lambda: corpus_rows(predictions, references, settings, cache))
+    def put(self, key, chunks):
+        with self._lock:
+            self._entries[key] = tuple(chunks)
+            # A key ends with the references themselves, in a row: its length is their number.
+            while (len(self._entries) > _REFERENCE_CACHE_ENTRIES
+                   or sum(len(key[-1]) for key in self._entries) > _REFERENCE_CACHE_REFERENCES):
+                self._entries.popitem(last=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1564,19 +1522,14 @@ def main(argv=None):
 
 
 def _rows_with_progress(hypotheses, references, settings, quiet):
-    """The statistics rows, a block at a time under a progress bar on stderr for big inputs."""
-    blocks = range(0, len(hypotheses), _CHUNK_SEGMENTS)
-    if quiet or len(blocks) < 2:
-        return corpus_rows(hypotheses, references, settings, {})
+    """The statistics rows, under a progress bar on stderr when the input is big."""
+    threads = _thread_count(None, hypotheses, references, settings)
+    if quiet or len(hypotheses) <= 2 * _CHUNK_SEGMENTS:
+        return corpus_rows(hypotheses, references, settings, threads=threads)
     from tqdm import tqdm
 
-    rows = []
-    with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as progress:
-        for start in blocks:
-            stop = min(start + _CHUNK_SEGMENTS, len(hypotheses))
-            rows.append(corpus_rows(hypotheses[start:stop], references[start:stop], settings, {}))
-            progress.update(stop - start)
-    return np.concatenate(rows)
+    with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as bar:
+        return corpus_rows(hypotheses, references, settings, threads=threads, progress=bar.update)
 
 
 if __name__ == "__main__":

@@ -107,3 +107,24 @@ def load_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def random_corpus(segments, seed, references=1):
+    """A reproducible corpus of ``segments`` predictions, each with ``references`` references that
+    share about half its words: ordinary text with punctuation and numbers, as the fault and
+    threading tests need in thousands of segments."""
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = [f"w{number}" for number in range(300)] + ["the", "a", ",", ".", "3.5", "1,000", "e.g.", "&amp;", "-"]
+
+    def sentence():
+        return [rng.choice(vocabulary) for _ in range(rng.randint(0, 30))]
+
+    predictions, reference_lists = [], []
+    for _ in range(segments):
+        words = sentence()
+        predictions.append(" ".join(words))
+        reference_lists.append([" ".join(word if rng.random() < 0.5 else rng.choice(vocabulary) for word in words)
+                                + " " + " ".join(sentence()[:3]) for _ in range(references)])
+    return predictions, reference_lists

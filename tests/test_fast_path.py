@@ -1,11 +1,11 @@
 """The fast path gives exactly what the plain definitions give: corpus tokenizing, the packed
 n-gram statistics, the reference cache and the helper process."""
 
-import gc
 import itertools
 import pickle
 import random
 import sys
+import threading
 from unittest import mock
 
 import evaluate
@@ -172,11 +172,18 @@ def test_reference_cache_gives_the_same_results_and_is_bounded(fresh):
                 evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **options)
     for _ in range(5):
         fresh.compute(predictions=["a"], references=[[sentence()]])
-    assert len(fresh._reference_cache) <= metric_module(fresh)._REFERENCE_CACHE_ENTRIES
+    assert len(fresh._reference_cache()) <= metric_module(fresh)._REFERENCE_CACHE_ENTRIES
 
 
-def test_helper_process_counts_half_exactly(fresh, monkeypatch):
-    monkeypatch.setattr(metric_module(fresh), "_PARALLEL_MIN_DOCUMENTS", 10)
+def test_worker_threads_count_exactly(fresh, monkeypatch):
+    """Worker threads count the later chunks: the rows are those of one thread, with and without
+    the cache, under other options too."""
+    module = metric_module(fresh)
+    monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
+    used = []
+    in_threads = module._in_threads
+    monkeypatch.setattr(module, "_in_threads", lambda work, items, threads: (used.append(threads),
+                                                                             in_threads(work, items, threads))[1])
     rng = random.Random(11)
     words = "a b c d e f g , . 1.5".split()
     sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randint(0, 15)))  # noqa: E731
@@ -184,40 +191,48 @@ def test_helper_process_counts_half_exactly(fresh, monkeypatch):
     references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(400)]
     expected = hf_bleu(predictions, references)
     assert fresh.compute(predictions=predictions, references=references) == expected
-    assert fresh._helper and fresh._helper.process.is_alive()
-    assert fresh.compute(predictions=predictions, references=references) == expected  # cached on both sides
-    # The helper keeps the references it has and gets new ones only when they change.
-    others = [[sentence()] for _ in range(400)]
-    for these in (others, references, others):
-        assert fresh.compute(predictions=predictions, references=these) == hf_bleu(predictions, these)
+    assert fresh.compute(predictions=predictions, references=references) == expected  # from the cache
+    assert used == [2, 2]
     options = {"tokenizer": "intl", "lowercase": True, "smooth_method": "floor", "ref_length": "closest",
                "sentence_level": True}
-    sequential = evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **options)
-    assert fresh.compute(predictions=predictions, references=references, **options) == sequential
-    # A helper that dies: its half is counted here instead, and the helper is not used again.
-    fresh._helper.process.kill()
-    fresh._helper.process.join()
+    one_thread = evaluate.load(METRIC_PATH, threads=1).compute(predictions=predictions, references=references, **options)
+    assert used[-1] == 1
+    assert fresh.compute(predictions=predictions, references=references, **options) == one_thread
+    assert used[-1] == 2
+
+
+def test_a_failing_worker_thread_raises_here_and_every_worker_ends():
+    started = threading.active_count()
+
+    def work(part, stop):
+        if 3 in part:
+            raise RuntimeError("chunk 3")
+        for _ in part:
+            if stop.wait(0.05):
+                return
+
+    with pytest.raises(RuntimeError, match="chunk 3"):
+        bleu_metric._in_threads(work, range(4), 2)
+    assert threading.active_count() == started
+
+
+def test_processes_is_the_old_name_of_threads():
+    with pytest.warns(FutureWarning, match="threads="):
+        metric = evaluate.load(METRIC_PATH, processes=1)
+    assert metric._threads == 1
+    with pytest.raises(ValueError, match="threads must be a positive int"):
+        evaluate.load(METRIC_PATH, threads=0)
+
+
+def test_the_metric_pickles_without_its_cache_and_scores_the_same(fresh):
+    """datasets.map pickles the metric into its workers: the cache (and its lock) stay here."""
+    predictions, references = ["a b c d", "e f"], [["a b c d"], ["e f g"]]
+    expected = hf_bleu(predictions, references)
     assert fresh.compute(predictions=predictions, references=references) == expected
-    assert fresh._helper is False
-
-
-def test_garbage_collector_state_is_restored(fresh):
-    assert gc.isenabled()
-    fresh.compute(predictions=["a b"], references=["a b"])
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        fresh.compute(predictions=["a b"], references=["a b"])
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-
-
-def test_metric_pickles_without_its_cache(fresh):
-    fresh.compute(predictions=["a b c"], references=["a b c"])
-    state = fresh.__getstate__()
-    assert "_reference_cache" not in state and "_helper" not in state
-    assert len(pickle.dumps(state)) < 1_000_000
+    assert len(fresh._reference_cache()) == 1
+    clone = pickle.loads(pickle.dumps(fresh))
+    assert "_cache" not in clone.__dict__
+    assert clone.compute(predictions=predictions, references=references) == expected
 
 
 @pytest.mark.parametrize("line", ["a.\ue000, 5.,3 x\ue001y 1..2", "\ue000. \ue001, a..5", "e.g. 3,5-7"])
@@ -226,16 +241,16 @@ def test_text_holding_the_placeholder_characters(line):
     assert bleu_metric.tokenize_13a_corpus([line, "x. y"]) == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
 
 
-def test_one_off_child_beyond_the_cache_bound(fresh, monkeypatch):
+def test_nothing_is_kept_beyond_the_cache_bound(fresh, monkeypatch):
     module = metric_module(fresh)
-    monkeypatch.setattr(module, "_PARALLEL_MIN_DOCUMENTS", 10)
+    monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
     monkeypatch.setattr(module, "_REFERENCE_CACHE_REFERENCES", 100)
     rng = random.Random(13)
     sentence = lambda: " ".join(rng.choice("a b c d , .".split()) for _ in range(rng.randint(0, 12)))  # noqa: E731
     predictions = [sentence() for _ in range(300)]
     references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(300)]
     assert fresh.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
-    assert "_helper" not in fresh.__dict__ and len(fresh._reference_cache) == 0  # nothing kept
+    assert len(fresh._reference_cache()) == 0
 
 
 def test_custom_tokens_holding_whitespace_backslashes_or_nothing_stay_distinct(fresh):
