@@ -25,7 +25,7 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
-WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
+WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
 IMPLEMENTATIONS = ["ours", "bleuscore", "sacrebleu", "nltk", "hf"]
 
 

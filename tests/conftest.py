@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 METRIC_PATH = str(ROOT / "bleu_metric.py")
-WMT17 = ROOT.parent / "shared" / "data" / "wmt17-en-de"
+WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
 
 # CI runs a fixed, derandomized profile so a failure reproduces; locally, hypothesis explores.
 settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,

@@ -120,7 +120,8 @@ def chromium():
     if path is None:
         if os.environ.get("CI"):
             pytest.fail("CI must install Chromium (apt-get install -y chromium) for the browser test")
-        pytest.skip("no Chromium installed here")
+        pytest.skip("the browser test needs Chromium: install Debian's with `apt-get install -y chromium` "
+                    "(as .ci/run does), then run the tests again")
     return path
 
 
