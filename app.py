@@ -15,19 +15,26 @@ import os
 import evaluate
 import gradio as gr
 import pandas as pd
+from starlette.middleware import Middleware
+
+import bleu_metric
 
 METRIC_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bleu_metric.py")
+# What one request may hold: every limit is checked before the work it guards.
 MAX_LINES = 100_000
-MAX_BYTES = 10_000_000
-TOKENIZERS = ["13a", "intl", "zh", "char", "none", "moses"]
+MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
+MAX_REQUEST_BYTES = MAX_BYTES + 1_000_000  # the text plus room for its JSON encoding
+MAX_TOKENS = 1_000_000  # predictions and references together: about a second and 400 MB at worst
+MAX_ORDER = 8  # the page's slider; the library takes up to bleu_metric.MAX_ORDER
+TOKENIZERS = list(bleu_metric.TOKENIZERS)
+REF_LENGTHS = list(bleu_metric.REF_LENGTHS)
 # The smoothing choices, and the options each one means.
 SMOOTHING = {
     "none": {},
     "add-one (HF smooth=True)": {"smooth": True},
-    "exp (sacrebleu)": {"smooth_method": "exp"},
-    "floor (sacrebleu)": {"smooth_method": "floor"},
-    "add-k (sacrebleu)": {"smooth_method": "add-k"},
+    **{f"{method} (sacrebleu)": {"smooth_method": method} for method in bleu_metric.SMOOTH_DEFAULTS if method != "none"},
 }
+DEFAULTS = bleu_metric.resolve_settings()
 EXAMPLE_PREDICTIONS = "\n".join([
     "Transformers Transformers are fast plus efficient",
     "Good Morning",
@@ -51,8 +58,6 @@ class InputError(ValueError):
 
 def lines_of(text, name):
     """The segments of a text box: one per line; a final line break ends the last one."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:  # invalid Unicode is the metric's to report
-        raise InputError(f"{name} is larger than {MAX_BYTES // 1_000_000} MB; score big corpora with the CLI")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -62,8 +67,17 @@ def lines_of(text, name):
     return lines
 
 
-def score(predictions, references, references_2="", references_3="", tokenizer="13a", max_order=4,
-          smoothing="none", ref_length="shortest", lowercase=False):
+def checked_max_order(value):
+    """The page's max_order as an int: a whole number on the slider's range, or a message."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ORDER:
+        raise InputError(f"max_order must be a whole number from 1 to {MAX_ORDER}, got {value!r:.40}")
+    return value
+
+
+def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS.tokenizer,
+          max_order=DEFAULTS.max_order, smoothing="none", ref_length=DEFAULTS.ref_length, lowercase=False):
     """Score newline-separated predictions against one to three newline-separated reference sets.
 
     Returns the metric's result dict, with per-sentence scores and the signature.
@@ -75,6 +89,11 @@ def score(predictions, references, references_2="", references_3="", tokenizer="
 def score_lines(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
                 lowercase):
     """``score``, with the prediction lines and the first reference set's lines it scored."""
+    max_order = checked_max_order(max_order)
+    texts = [text or "" for text in (predictions, references, references_2, references_3)]
+    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:  # bad Unicode: the metric says
+        raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; score big corpora "
+                         f"with the command line")
     prediction_lines = lines_of(predictions or "", "Predictions")
     if not prediction_lines:
         raise InputError("Predictions is empty: give one prediction per line")
@@ -91,12 +110,12 @@ def score_lines(predictions, references, references_2, references_3, tokenizer, 
         raise InputError(f"smoothing must be one of {list(SMOOTHING)}, got {smoothing!r}")
     # A new metric for every request: no state is shared between users. One thread: the web
     # server already runs requests in threads of its own.
-    metric = evaluate.load(METRIC_PATH, threads=1)
+    metric = evaluate.load(METRIC_PATH, threads=1, max_tokens=MAX_TOKENS)
     try:
         result = metric.compute(
             predictions=prediction_lines,
             references=[list(segment) for segment in zip(*reference_sets)],
-            tokenizer=tokenizer, max_order=int(max_order), ref_length=ref_length, lowercase=bool(lowercase),
+            tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
             sentence_level=True, signature=True, **SMOOTHING[smoothing],
         )
     except (ValueError, TypeError) as error:
@@ -113,8 +132,8 @@ def as_page_error(function, *arguments):
 
 
 def compute(predictions: str, references: str, references_2: str = "", references_3: str = "",
-            tokenizer: str = "13a", max_order: int = 4, smoothing: str = "none", ref_length: str = "shortest",
-            lowercase: bool = False) -> dict:
+            tokenizer: str = DEFAULTS.tokenizer, max_order: int = DEFAULTS.max_order, smoothing: str = "none",
+            ref_length: str = DEFAULTS.ref_length, lowercase: bool = False) -> dict:
     """The API endpoint: the result dict, or an error message the client raises."""
     return as_page_error(score, predictions, references, references_2, references_3, tokenizer, max_order,
                          smoothing, ref_length, lowercase)
@@ -145,15 +164,50 @@ def compute_for_page(predictions, references, references_2, references_3, tokeni
 
 def read_upload(path):
     """The text of an uploaded .txt file, for its text box."""
-    if path is None:
+    if path is None:  # a file over MAX_BYTES never gets here: the server refuses it unstored
         return gr.update()
-    if os.path.getsize(path) > MAX_BYTES:
-        raise gr.Error(f"the file is larger than {MAX_BYTES // 1_000_000} MB", print_exception=False)
     try:
         with open(path, encoding="utf-8") as file:
             return file.read()
     except UnicodeDecodeError:
         raise gr.Error("the file is not UTF-8 text", print_exception=False) from None
+
+
+class RequestSizeLimit:
+    """ASGI middleware: a request whose body is over ``limit`` bytes gets 413 before the app reads
+    any of it, by its Content-Length or, for a body sent in chunks, once the chunks pass the limit."""
+
+    def __init__(self, app, limit):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None:
+            if not length.isdigit() or int(length) > self.limit:
+                return await self.refuse(send)
+            return await self.app(scope, receive, send)
+        messages, size = [], 0
+        while True:  # no length given: read the chunks, up to the limit, then hand them on
+            message = await receive()
+            messages.append(message)
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                return await self.refuse(send)
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+
+        async def replay():
+            return messages.pop(0) if messages else await receive()
+
+        return await self.app(scope, replay, send)
+
+    async def refuse(self, send):
+        text = f"request body larger than {self.limit:,} bytes: the Space takes {MAX_BYTES // 1_000_000} MB of text"
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+        await send({"type": "http.response.body", "body": text.encode()})
 
 
 with gr.Blocks(title="BLEU") as demo:
@@ -167,16 +221,17 @@ with gr.Blocks(title="BLEU") as demo:
             predictions_file = gr.File(label="Predictions file (.txt)", file_types=[".txt"], type="filepath")
             references = gr.Textbox(label="References", lines=6, value=EXAMPLE_REFERENCES)
             references_file = gr.File(label="References file (.txt)", file_types=[".txt"], type="filepath")
-            with gr.Accordion("More reference sets", open=False):
-                references_2 = gr.Textbox(label="References (second set)", lines=4)
+            with gr.Accordion("More reference sets", open=True):
+                references_2 = gr.Textbox(label="References (second set)", lines=4, value=EXAMPLE_REFERENCES_2)
                 references_2_file = gr.File(label="Second references file (.txt)", file_types=[".txt"], type="filepath")
                 references_3 = gr.Textbox(label="References (third set)", lines=4)
                 references_3_file = gr.File(label="Third references file (.txt)", file_types=[".txt"], type="filepath")
         with gr.Column():
-            tokenizer = gr.Dropdown(TOKENIZERS, value="13a", label="Tokenizer")
-            max_order = gr.Slider(1, 8, value=4, step=1, label="Max n-gram order")
+            tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS.tokenizer, label="Tokenizer")
+            # The documented example: max order 2, both reference sets (BLEU 50.38 on the first click).
+            max_order = gr.Slider(1, MAX_ORDER, value=2, step=1, label="Max n-gram order")
             smoothing = gr.Dropdown(list(SMOOTHING), value="none", label="Smoothing")
-            ref_length = gr.Radio(["shortest", "closest"], value="shortest",
+            ref_length = gr.Radio(REF_LENGTHS, value=DEFAULTS.ref_length,
                                   label="Reference length (shortest: HF; closest: sacrebleu, NLTK)")
             lowercase = gr.Checkbox(label="Lowercase")
             button = gr.Button("Compute BLEU", variant="primary")
@@ -193,9 +248,12 @@ with gr.Blocks(title="BLEU") as demo:
     for upload, box in ((predictions_file, predictions), (references_file, references),
                         (references_2_file, references_2), (references_3_file, references_3)):
         upload.upload(read_upload, upload, box, api_visibility="private")
-    gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", "13a", 2, "none", "shortest",
+    gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", DEFAULTS.tokenizer, 2, "none", DEFAULTS.ref_length,
                   False]], inputs, label="The Transformers example (max order 2)")
     gr.api(compute, api_name="compute")
 
+
+
 if __name__ == "__main__":
-    demo.queue(default_concurrency_limit=8).launch()
+    demo.queue(default_concurrency_limit=8).launch(
+        max_file_size=MAX_BYTES, app_kwargs={"middleware": [Middleware(RequestSizeLimit, limit=MAX_REQUEST_BYTES)]})

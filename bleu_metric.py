@@ -399,14 +399,7 @@ def _token_table(text, long_tokens, grow):
 
     ``long_tokens`` numbers the tokens longer than 15 bytes: the references' table adds theirs
     (``grow``); a prediction's long token that no reference holds gets a number none has."""
-    if not text.isascii() and any(space in text for space in _OTHER_SPACES):
-        text = text.translate(_OTHER_SPACES_TO_SPACE)
-    encoded = b" " + text.encode("utf-8", "surrogatepass")
-    padded = encoded + bytes(24 - len(encoded) % 8)  # whole 8-byte words, two of them spare
-    octets = np.frombuffer(padded, dtype=np.uint8)
-    # str.split()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and the space (the rest is gone).
-    space = (octets == 32) | (octets - np.uint8(9) < 5) | (octets - np.uint8(28) < 4)
-    space[len(encoded):] = True
+    encoded, padded, octets, space = _token_bytes(text)
     edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # a space before the first token and after the last
     starts, ends = edges[0::2], edges[1::2]
     line_breaks = np.flatnonzero(octets == 10)
@@ -427,6 +420,26 @@ def _token_table(text, long_tokens, grow):
                      for start, end in zip(starts[long].tolist(), ends[long].tolist())]
         high[long] = _LONG_TOKEN
     return per_line, line, low, high
+
+
+def _token_bytes(text):
+    """A token text's UTF-8 bytes after a space, the same padded to whole 8-byte words (two of
+    them spare) as bytes and as an array, and which of those bytes are whitespace."""
+    if not text.isascii() and any(space in text for space in _OTHER_SPACES):
+        text = text.translate(_OTHER_SPACES_TO_SPACE)
+    encoded = b" " + text.encode("utf-8", "surrogatepass")
+    padded = encoded + bytes(24 - len(encoded) % 8)
+    octets = np.frombuffer(padded, dtype=np.uint8)
+    # str.split()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and the space (the rest is gone).
+    space = (octets == 32) | (octets - np.uint8(9) < 5) | (octets - np.uint8(28) < 4)
+    space[len(encoded):] = True
+    return encoded, padded, octets, space
+
+
+def _count_tokens(text):
+    """How many tokens a token text holds, read from its bytes: no string is made per token."""
+    space = _token_bytes(text)[3]
+    return int(np.count_nonzero(space[:-1] & ~space[1:]))
 
 
 def _fingerprints(low, high):
@@ -512,17 +525,16 @@ class ReferenceStatistics:
         ids[order] = run - self.first[segment[order]]
         collided = (low[order] != low[standing][run]) | (high[order] != high[standing][run])
 
-        # Segments whose keys would not fit, or whose fingerprints collide, take the plain path.
+        # Segments whose keys would not fit, or whose fingerprints collide, are counted by dense
+        # n-gram ids instead (see `_dense_matches`), from their tokens' exact identity words.
         bits_limit = _max_token_bits(max_order)
         references_limit = 1 << (62 - _SEGMENT_BITS - max_order * bits_limit)
         self.packable = (self.vocabulary < (1 << bits_limit)) & (counts <= references_limit)
         self.packable[segment[order[collided]]] = False
-        self.plain = {}
-        if not self.packable.all():
-            lines = text.split("\n")
-            for index in np.flatnonzero(~self.packable).tolist():
-                first = self.first_reference[index]
-                self.plain[index] = [lines[first + number].split() for number in range(counts[index])]
+        dense = ~self.packable[segment]
+        self.dense = _Documents(segment[dense], low[dense], high[dense],
+                                self.lengths[~self.packable[self.segment_of_reference]],
+                                (line - self.first_reference[segment])[dense])
 
         # The packable segments' reference tokens, laid end to end, ready for the n-gram keys.
         kept = self.packable[segment]
@@ -597,11 +609,75 @@ def chunk_statistics(text, references, max_order, ref_length="shortest"):
         clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
         rows[:, 1 + order] = np.bincount(keys >> segment_shift, weights=clipped, minlength=references.segments)
 
-    if references.plain:
-        lines = text.split("\n")
-        for index, segment_references in references.plain.items():
-            rows[index] = segment_statistics(lines[index].split(), segment_references, max_order, ref_length)
+    if not references.packable.all():
+        dense = ~references.packable[line]
+        predictions = _Documents(line[dense], low[dense], high[dense], prediction_lengths[~references.packable])
+        rows[:, 2 : 2 + max_order] += _dense_matches(references.dense, predictions, max_order, references.segments)
     return rows
+
+
+@dataclasses.dataclass
+class _Documents:
+    """Some documents' tokens, laid end to end: each token's segment and identity words, each
+    document's length, and, for references, each token's reference number within its segment."""
+
+    segment: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    lengths: np.ndarray
+    reference: np.ndarray = None
+
+
+def _dense_matches(references, predictions, max_order, segments):
+    """The clipped matches per order, shape (segments, max_order), of segments whose n-grams do
+    not fit a packed key: a big vocabulary, a high order, very many references or a fingerprint
+    collision. Exact for any of them, in memory linear in the tokens.
+
+    Each distinct (segment, token) gets a dense id by sorting its identity words. The n-grams of
+    order n then get dense ids one order at a time: an n-gram is its (n-1)-gram's id and its last
+    token's id, a pair that packs into one int64 (both ids are below the number of tokens), and
+    ranking those pairs numbers the n-grams.
+    """
+    segment = np.concatenate([references.segment, predictions.segment])
+    low, high = np.concatenate([references.low, predictions.low]), np.concatenate([references.high, predictions.high])
+    order = np.lexsort((high, low, segment))
+    changed = _new_runs(segment[order]) | _new_runs(low[order]) | _new_runs(high[order])
+    token = np.empty(len(order), dtype=np.int64)
+    token[order] = np.cumsum(changed) - 1
+    vocabulary = int(token.max(initial=-1)) + 1
+    remaining = _remaining(np.concatenate([references.lengths, predictions.lengths]))
+    first_prediction = len(references.segment)
+    width = int(references.reference.max(initial=0)) + 1  # references in the segment with the most
+
+    matches = np.zeros((segments, max_order), dtype=np.int64)
+    positions, grams = np.arange(len(token)), token  # where each n-gram starts, and its id
+    for n in range(1, max_order + 1):
+        if n > 1:
+            fits = remaining[positions] >= n
+            positions = positions[fits]
+            grams, positions_keys = grams[fits], token[positions + n - 1]
+            grams = np.unique(grams * vocabulary + positions_keys, return_inverse=True)[1].reshape(-1)
+        if len(positions) == 0:
+            break
+        distinct = int(grams.max()) + 1
+        predicted = positions >= first_prediction
+        prediction_counts = np.bincount(grams[predicted], minlength=distinct)
+        # The most times each n-gram occurs in one reference of its segment.
+        in_reference = ~predicted
+        keys, counts = _runs(np.sort(grams[in_reference] * width + references.reference[positions[in_reference]]))
+        starts = _run_starts(keys // width)
+        most = np.zeros(distinct, dtype=np.int64)
+        most[keys[starts] // width] = np.maximum.reduceat(counts, starts) if len(starts) else 0
+        clipped = np.minimum(prediction_counts, most)
+        if not clipped.any():
+            break  # no longer n-gram can match either
+        gram_segment = np.zeros(distinct, dtype=np.int64)
+        gram_segment[grams] = segment[positions]
+        matches[:, n - 1] = np.bincount(gram_segment, weights=clipped, minlength=segments)
+        # A longer n-gram can match only where this one occurs on both sides: keep only those.
+        shared = (clipped > 0)[grams]
+        positions, grams = positions[shared], grams[shared]
+    return matches
 
 
 def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
@@ -832,6 +908,9 @@ PRESETS = {
     "nltk": {"tokenizer": "none", "ref_length": "closest"},
 }
 REF_LENGTHS = ("shortest", "closest")
+# BLEU is used with orders 1 to 4, character BLEU with up to about 10; a bound keeps an absurd
+# order (10**9) from allocating or looping without end.
+MAX_ORDER = 20
 # Options where an explicit None is a choice rather than "use the default".
 _NONE_MEANS_SOMETHING = {"smooth_method", "bootstrap_seed"}
 
@@ -842,10 +921,12 @@ def _check_bool(name, value):
     return bool(value)
 
 
-def _check_int(name, value, minimum):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
+def _check_int(name, value, minimum, maximum=None):
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum
+            or (maximum is not None and value > maximum)):
         kind = "a positive int" if minimum == 1 else f"an int >= {minimum}"
-        raise ValueError(f"{name} must be {kind}, got {value!r}")
+        bound = f" of at most {maximum}" if maximum is not None else ""
+        raise ValueError(f"{name} must be {kind}{bound}, got {value!r:.80}")
     return int(value)
 
 
@@ -881,13 +962,15 @@ def resolve_settings(preset="default", **options):
     if weights is not None:
         if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
             raise ValueError(f"weights must be a sequence of numbers, got {weights!r}")
-        weights = tuple(float(_check_number("weights", w)) for w in weights)
+        weights = tuple(float(_check_number("weights", w)) for w in itertools.islice(weights, MAX_ORDER + 1))
+        if len(weights) > MAX_ORDER:
+            raise ValueError(f"weights must hold at most {MAX_ORDER} numbers, one per order (max_order is at most {MAX_ORDER})")
         if not weights or sum(weights) == 0:
             raise ValueError(f"weights must hold at least one positive number, got {list(weights)!r}")
-        if max_order is not None and _check_int("max_order", max_order, 1) != len(weights):
+        if max_order is not None and _check_int("max_order", max_order, 1, MAX_ORDER) != len(weights):
             raise ValueError(f"max_order={max_order!r} disagrees with the {len(weights)} weights {list(weights)!r}")
         max_order = len(weights)
-    max_order = _check_int("max_order", 4 if max_order is None else max_order, 1)
+    max_order = _check_int("max_order", 4 if max_order is None else max_order, 1, MAX_ORDER)
 
     ref_length = merged.get("ref_length", "shortest")
     if ref_length not in REF_LENGTHS:
@@ -981,7 +1064,7 @@ Args:
     lang (str): the language of the "moses" tokenizer, "en" by default.
     lowercase (bool): lowercase before tokenizing, as sacrebleu does.
     rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
-    max_order (int): the largest n-gram order, 4 by default.
+    max_order (int): the largest n-gram order, 4 by default, at most 20.
     ref_length (str): "shortest" (default, HF) or "closest" (Papineni et al., sacrebleu, NLTK).
     weights (list of float): n-gram weights as in NLTK; their number sets the order.
     smooth (bool): add one to matches and totals at every order (Lin & Och, 2004).
@@ -1075,7 +1158,7 @@ def _check_inputs(predictions, references):
     if set(map(type, predictions)) != {str}:
         for index, prediction in enumerate(predictions):
             if not isinstance(prediction, str):
-                raise TypeError(f"predictions[{index}] must be a string, got {type(prediction).__name__}: {prediction!r:.80}")
+                raise _not_a_string(f"predictions[{index}]", prediction)
     _check_unicode(lambda: predictions, "predictions[{}]".format)
     single_strings = isinstance(references[0], str)
     shapes = set(map(type, references))
@@ -1087,8 +1170,7 @@ def _check_inputs(predictions, references):
         for index, segment_references in enumerate(references):
             if isinstance(segment_references, str) != single_strings:
                 if single_strings and not isinstance(segment_references, (list, tuple)):
-                    raise TypeError(f"references[{index}] must be a string, got "
-                                    f"{type(segment_references).__name__}: {segment_references!r:.80}")
+                    raise _not_a_string(f"references[{index}]", segment_references)
                 raise ValueError(_mixed_shapes_message(single_strings, index))
             if single_strings:
                 continue
@@ -1097,10 +1179,19 @@ def _check_inputs(predictions, references):
                 raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
             for position, reference in enumerate(segment_references):
                 if not isinstance(reference, str):
-                    raise TypeError(f"references[{index}][{position}] must be a string, got "
-                                    f"{type(reference).__name__}: {reference!r:.80}")
+                    raise _not_a_string(f"references[{index}][{position}]", reference)
     _check_references_unicode(references, single_strings)
     return predictions, references, single_strings
+
+
+def _not_a_string(name, value):
+    """The TypeError for a value where a text belongs; a list of tokens, as NLTK takes, gets a hint."""
+    message = f"{name} must be a string, got {type(value).__name__}: {value!r:.80}"
+    if isinstance(value, (list, tuple)) and value and all(isinstance(token, str) for token in value):
+        message += ("; this looks like a list of tokens, as NLTK takes them: join each one with spaces "
+                    "(' '.join(tokens)) and score with tokenizer='none', or load the 'nltk' preset, "
+                    "evaluate.load(path, 'nltk'), which splits on whitespace as NLTK's users do")
+    return TypeError(message)
 
 
 def _check_references_unicode(references, single_strings):
@@ -1131,17 +1222,20 @@ def _mixed_shapes_message(first_is_string, index):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
-    def __init__(self, *args, threads=None, processes=None, **kwargs):
-        """``threads`` (``evaluate.load(path, threads=1)``): how many threads may count one big
-        corpus; by default two where two cores are free. ``processes`` is its old name: the metric
-        no longer starts processes."""
+    def __init__(self, *args, threads=None, max_tokens=None, processes=None, **kwargs):
+        """Load-time options (``evaluate.load(path, threads=1, max_tokens=10**6)``), which change
+        no score: ``threads``, how many threads may count one big corpus (by default two where two
+        cores are free; ``processes`` is its old name); ``max_tokens``, the most tokens one call
+        may count, predictions and references together (a server's guard; by default no limit)."""
         if processes is not None:
             warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
                           FutureWarning, stacklevel=2)
             threads = processes if threads is None else threads
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
             raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-        self._threads = threads
+        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+            raise ValueError(f"max_tokens must be a positive int or None, got {max_tokens!r}")
+        self._threads, self._max_tokens = threads, max_tokens
         super().__init__(*args, **kwargs)
 
     def _info(self):
@@ -1245,7 +1339,8 @@ class Bleu(evaluate.Metric):
     def _rows(self, predictions, references, settings):
         """The statistics rows of a checked corpus, counted with this metric's reference cache."""
         threads = _thread_count(self._threads, predictions, references, settings)
-        return corpus_rows(predictions, references, settings, self._reference_cache(), threads)
+        return corpus_rows(predictions, references, settings, self._reference_cache(), threads,
+                           max_tokens=self._max_tokens)
 
     def _reference_cache(self):
         """This process's reference cache. A process forked from this one (a worker pool) starts
@@ -1281,7 +1376,7 @@ def _result(rows, reference_counts, settings):
     return result
 
 
-def corpus_rows(predictions, references, settings, cache=None, threads=1, progress=None):
+def corpus_rows(predictions, references, settings, cache=None, threads=1, progress=None, max_tokens=None):
     """The statistics rows of a corpus (``references``: a list of references per prediction).
 
     The corpus is counted a chunk of segments at a time, each chunk's token texts dropped once
@@ -1289,6 +1384,8 @@ def corpus_rows(predictions, references, settings, cache=None, threads=1, progre
     the later chunks while this one counts the first: the time goes to numpy's sorting and
     searching, which run outside the GIL. The workers end before this returns, even when it
     is interrupted. ``progress``, if given, is called with each chunk's number of segments.
+    ``max_tokens``, if given, bounds the work: a ValueError as soon as the tokens (predictions
+    and references) exceed it, before their n-grams are counted.
 
     A ``ReferenceCache`` keeps the references' statistics for a later call with the same
     references (a training loop scores new predictions against them every epoch).
@@ -1300,16 +1397,29 @@ def corpus_rows(predictions, references, settings, cache=None, threads=1, progre
                len(bounds), *_references_key(references))
     cached = cache.get(key) if key else None
     prepared = list(cached) if cached else [None] * len(bounds)
-    rows = [None] * len(bounds)
+    rows, spent, spending = [None] * len(bounds), [0], threading.Lock()
+
+    def spend(text):
+        if max_tokens is not None:
+            tokens = _count_tokens(text)
+            with spending:
+                spent[0] += tokens
+                if spent[0] > max_tokens:
+                    raise ValueError(f"the corpus holds more than {max_tokens:,} tokens, the most this metric "
+                                     f"takes (max_tokens={max_tokens}); score it in parts, or without max_tokens")
 
     def count(numbers, stop):
         for number in numbers:
             if stop.is_set():
                 return
             start, end = bounds[number]
-            if prepared[number] is None:
-                prepared[number] = _prepare_references(references[start:end], settings)
             text = token_text(predictions[start:end], settings)
+            spend(text)
+            if prepared[number] is None:
+                chunk = references[start:end]
+                reference_text = token_text(list(itertools.chain.from_iterable(chunk)), settings)
+                spend(reference_text)
+                prepared[number] = ReferenceStatistics(reference_text, list(map(len, chunk)), settings.max_order)
             rows[number] = chunk_statistics(text, prepared[number], settings.max_order, settings.ref_length)
             if progress:
                 progress(end - start)
@@ -1375,11 +1485,6 @@ _THREADS_MIN_DOCUMENTS = 2_000  # predictions plus references
 def _references_key(references):
     """The references, compared in full: how many each segment has, and all of them in a row."""
     return tuple(map(len, references)), tuple(itertools.chain.from_iterable(references))
-
-
-def _prepare_references(references, settings):
-    text = token_text(list(itertools.chain.from_iterable(references)), settings)
-    return ReferenceStatistics(text, list(map(len, references)), settings.max_order)
 
 
 _REFERENCE_CACHE_ENTRIES = 2

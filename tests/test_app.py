@@ -2,12 +2,16 @@
 oversize requests, and the page in a real browser (Debian's Chromium through Playwright)."""
 
 import concurrent.futures
+import http.client
 import os
+import pathlib
+import random
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 
 import pytest
 
@@ -49,10 +53,15 @@ def free_port():
 
 
 @pytest.fixture(scope="module")
-def server():
+def uploads(tmp_path_factory):
+    return tmp_path_factory.mktemp("gradio-uploads")
+
+
+@pytest.fixture(scope="module")
+def server(uploads):
     """app.py served as a user would start it, on a free local port."""
     port = free_port()
-    env = dict(os.environ, GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(port),
+    env = dict(os.environ, GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(port), GRADIO_TEMP_DIR=str(uploads),
                GRADIO_ANALYTICS_ENABLED="False", HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     process = subprocess.Popen([sys.executable, str(ROOT / "app.py")], env=env, cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -96,9 +105,84 @@ def test_api_errors_are_messages_and_the_server_stays_up(client, server):
         client.predict("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1), api_name="/compute")
     with pytest.raises(AppError, match="larger than 10 MB"):
         client.predict("x" * (app.MAX_BYTES + 1), "x", api_name="/compute")
-    with pytest.raises(AppError, match="max_order must be a positive int"):
-        client.predict(PREDICTIONS, REFERENCES, "", "", "13a", 0, api_name="/compute")
+    with pytest.raises(AppError, match="larger than 10 MB together"):
+        client.predict("x" * (app.MAX_BYTES // 2), "x" * (app.MAX_BYTES // 2 + 1), api_name="/compute")
     assert server[1].poll() is None
+    assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
+
+
+@pytest.mark.parametrize("max_order", [0, 9, 2.7, "x", 10**9, True])
+def test_api_max_order_outside_the_page_range_is_a_message_at_once(client, server, max_order):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="max_order must be a whole number from 1 to 8"):
+        client.predict(PREDICTIONS, REFERENCES, "", "", "13a", max_order, api_name="/compute")
+    assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2.0, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
+
+
+def peak_memory_mb(pid):
+    """A process's peak resident memory so far (VmHWM), in MB."""
+    status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))) / 1024
+
+
+def post(url, path, body, headers):
+    """POST raw bytes (or an iterable of chunks, sent chunked) and return (status, text); a server
+    that refuses the body may close the connection while it is still being sent."""
+    connection = http.client.HTTPConnection(urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port,
+                                            timeout=120)
+    try:
+        try:
+            connection.request("POST", path, body=body, headers=headers, encode_chunked=not isinstance(body, bytes))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        response = connection.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+def test_oversized_requests_and_uploads_are_refused_unread_and_the_server_stays_up(client, server, uploads):
+    url, process = server
+    client.predict(PREDICTIONS, REFERENCES, api_name="/compute")
+    before = peak_memory_mb(process.pid)
+    # A body that says it is 300 MB: refused on its Content-Length, before any of it is read.
+    status, text = post(url, "/gradio_api/call/compute", b"{" + b" " * 100_000,
+                        {"Content-Type": "application/json", "Content-Length": "300000000"})
+    assert status == 413 and "larger than" in text
+    # A body sent in chunks, with no length: refused once it passes the limit.
+    chunks = (b"{\"data\": [\"" + b"x" * 1_000_000 if number == 0 else b"x" * 1_000_000 for number in range(30))
+    status, _ = post(url, "/gradio_api/call/compute", chunks, {"Content-Type": "application/json"})
+    assert status == 413
+    # An upload between the request limit and the file limit: Gradio's max_file_size refuses it.
+    boundary = "bleu-test-boundary"
+    upload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.txt\"\r\n"
+              f"Content-Type: text/plain\r\n\r\n").encode() + b"a\n" * (app.MAX_BYTES // 2 + 200_000) + \
+             f"\r\n--{boundary}--\r\n".encode()
+    assert app.MAX_BYTES < len(upload) < app.MAX_REQUEST_BYTES
+    status, _ = post(url, "/gradio_api/upload", upload, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    assert status == 413
+    stored = [path for path in uploads.rglob("*") if path.is_file() and path.stat().st_size > 1_000_000]
+    assert stored == []
+    assert peak_memory_mb(process.pid) - before < 100  # nothing big was parsed
+    assert process.poll() is None
+    assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
+
+
+def test_the_worst_request_within_the_limits_is_bounded(client, server):
+    """One line each side, every character a token (tokenizer char), max order 8, no n-gram fitting
+    a packed key: the dense path. Just under MAX_TOKENS it scores, exactly; just over, a message."""
+    from gradio_client.exceptions import AppError
+
+    url, process = server
+    rng = random.Random(12)
+    line = "".join(chr(rng.randint(33, 126)) for _ in range(app.MAX_TOKENS // 2 - 10))
+    before = peak_memory_mb(process.pid)
+    result = client.predict(line, line, "", "", "char", 8, api_name="/compute")
+    assert result["bleu"] == 1.0 and result["translation_length"] == len(line)
+    assert peak_memory_mb(process.pid) - before < 1000
+    with pytest.raises(AppError, match="more than 1,000,000 tokens"):
+        client.predict(line + "abcdefghijklmnopqrstu", line, "", "", "char", 8, api_name="/compute")
     assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
 
 
@@ -138,13 +222,19 @@ def test_page_in_a_real_browser(server, tmp_path):
                   "--no-first-run"])
         page = browser.new_page(viewport={"width": 1300, "height": 1600})
         page.goto(server[0], timeout=60_000)
-        page.get_by_label("Predictions", exact=True).fill("the cat sat on the mat\nhello world")
-        page.get_by_label("References", exact=True).fill("the cat sat on the mat\nhello there world")
+        # The first click, with nothing typed: the documented example, both reference sets visible.
+        expect(page.get_by_label("References (second set)", exact=True)).to_be_visible(timeout=30_000)
         page.get_by_role("button", name="Compute BLEU").click()
         score = page.locator("#bleu-score")
-        expect(score).to_contain_text("BLEU =", timeout=60_000)
-        expected = app.score("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world")
-        assert f"{100 * expected['bleu']:.2f}" in score.inner_text()
+        expect(score).to_contain_text("BLEU = 50.38", timeout=60_000)
+        assert f"{100 * TRANSFORMERS_BLEU:.2f}" == "50.38"
+        page.screenshot(path=str(screenshots / "first-click.png"), full_page=True)
+        page.get_by_label("Predictions", exact=True).fill("the cat sat on the mat\nhello world")
+        page.get_by_label("References", exact=True).fill("the cat sat on the mat\nhello there world")
+        page.get_by_label("References (second set)", exact=True).fill("")
+        page.get_by_role("button", name="Compute BLEU").click()
+        expected = app.score("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world", max_order=2)
+        expect(score).to_contain_text(f"BLEU = {100 * expected['bleu']:.2f}", timeout=60_000)
         # The per-sentence table and the precision chart render.
         expect(page.get_by_text("sentence BLEU").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("hello there world").first).to_be_visible()

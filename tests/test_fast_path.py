@@ -58,17 +58,29 @@ def test_prepared_references_serve_other_predictions(corpus, other, ref_length):
         assert (fast == plain_rows(these, references, 4, ref_length)).all()
 
 
-def test_segments_too_big_to_pack_take_the_plain_path():
+def test_segments_too_big_to_pack_take_the_dense_path():
     rng = random.Random(5)
     words = [f"w{i}" for i in range(3000)]
     long = [rng.choice(words) for _ in range(3000)]  # about 1900 distinct reference tokens: more than 10 bits
     predictions = [long[:2000], ["w1", "w2"], long[5:900]]
     references = [[long, long[::-1]], [["w1", "w2"]], [long[:1000]] * 1100]  # 1100 references: too many
-    assert set(references_of(references).plain) == {0, 2}
+    assert np.flatnonzero(~references_of(references).packable).tolist() == [0, 2]
     for max_order in (4, 12):
         for ref_length in ("shortest", "closest"):
             fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
             assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+@given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_dense_ngram_ids_equal_the_plain_definition(corpus, max_order, ref_length):
+    """Every segment through the dense path: no token id fits a packed key."""
+    predictions, references = tokenized(corpus)
+    with mock.patch.object(bleu_metric, "_max_token_bits", lambda max_order: 0):
+        prepared = references_of(references, max_order)
+        assert not (prepared.packable & (prepared.vocabulary > 0)).any()  # only segments without tokens pack
+        fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
+    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
 TOKEN = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=24).filter(lambda t: not any(map(str.isspace, t)))

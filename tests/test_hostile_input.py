@@ -36,8 +36,11 @@ MALFORMED = [
     ({"predictions": ["a"], "references": [b"a"]}, ["references[0]", "bytes"]),
     ({"predictions": b"ab", "references": [["a"], ["b"]]}, ["predictions", "list", "bytes"]),
     ({"predictions": "a b", "references": ["a b"]}, ["predictions", "list", "str"]),
-    ({"predictions": [["a", "b"]], "references": [["a"]]}, ["predictions[0]", "string", "list"]),
-    ({"predictions": ["a"], "references": [[["a"]]]}, ["references[0][0]", "string", "list"]),
+    ({"predictions": [["a", "b"]], "references": [["a"]]},
+     ["predictions[0]", "string", "list", "tokens", "' '.join(tokens)", "tokenizer='none'", "'nltk'"]),
+    ({"predictions": ["a"], "references": [[["a", "b"]]]},
+     ["references[0][0]", "string", "list", "' '.join(tokens)", "tokenizer='none'", "'nltk'"]),
+    ({"predictions": ["a"], "references": [[[1]]]}, ["references[0][0]", "string", "list"]),
     ({"predictions": [1], "references": [["a"]]}, ["predictions[0]", "string", "int"]),
     ({"predictions": [math.nan], "references": [["a"]]}, ["predictions[0]", "string", "float"]),
     ({"predictions": ["a"], "references": [1]}, ["references[0]", "int"]),
@@ -60,6 +63,9 @@ BAD_OPTIONS = [
     ({"lang": 5, "tokenizer": "moses"}, ["lang", "5"]),
     ({"max_order": 0}, ["max_order", "0", "positive"]),
     ({"max_order": "4"}, ["max_order", "'4'"]),
+    ({"max_order": 10**9}, ["max_order", "at most 20", "1000000000"]),
+    ({"max_order": 21}, ["max_order", "at most 20", "21"]),
+    ({"weights": [0.01] * 10**6}, ["weights", "at most 20"]),
     ({"weights": [math.nan] * 4}, ["weights", "nan"]),
     ({"weights": [0.5, -0.5, 0.5, 0.5]}, ["weights", "-0.5"]),
     ({"weights": [math.inf, 0, 0, 0]}, ["weights", "inf"]),
@@ -217,6 +223,26 @@ def test_a_200k_token_segment(bleu):
     expected = hf_bleu(predictions, references)
     assert expected["translation_length"] > 200_000
     assert bleu.compute(predictions=predictions, references=references) == expected
+
+
+def test_the_highest_order_scores_and_no_order_can_hang(bleu):
+    predictions, references = ["a b c d e f g h i j k l m n o p q r s t u v", "x y"], [["a b c d e f g h i j k l m n o p q r s t u"], ["x y"]]
+    for max_order in (20, 13):
+        assert bleu.compute(predictions=predictions, references=references, max_order=max_order, smooth=True) == \
+            hf_bleu(predictions, references, max_order, smooth=True)
+
+
+def test_max_tokens_bounds_the_work_of_one_call():
+    """A server's guard (the Space sets it): more tokens than max_tokens is a ValueError before
+    any n-gram is counted; within it, the usual result."""
+    metric = evaluate.load(METRIC_PATH, max_tokens=12)
+    predictions, references = ["the cat sat", "on the mat"], [["the cat sat"], ["on a mat"]]
+    assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
+    with pytest.raises(ValueError, match=r"more than 12 tokens.*max_tokens=12"):
+        metric.compute(predictions=predictions + ["a b"], references=references + [["a b c"]])
+    for bad in (0, -1, 2.5, True, "many"):
+        with pytest.raises(ValueError, match="max_tokens must be a positive int"):
+            evaluate.load(METRIC_PATH, max_tokens=bad)
 
 
 # --- Invalid Unicode: a ValueError that says so ---------------------------------------------------
