@@ -34,7 +34,7 @@ SMOOTHING = {
     "add-one (HF smooth=True)": {"smooth": True},
     **{f"{method} (sacrebleu)": {"smooth_method": method} for method in bleu_metric.SMOOTH_DEFAULTS if method != "none"},
 }
-DEFAULTS = bleu_metric.resolve_settings()
+DEFAULTS = bleu_metric.DEFAULTS
 EXAMPLE_PREDICTIONS = "\n".join([
     "Transformers Transformers are fast plus efficient",
     "Good Morning",
@@ -76,8 +76,8 @@ def checked_max_order(value):
     return value
 
 
-def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS.tokenizer,
-          max_order=DEFAULTS.max_order, smoothing="none", ref_length=DEFAULTS.ref_length, lowercase=False):
+def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
+          max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"], lowercase=False):
     """Score newline-separated predictions against one to three newline-separated reference sets.
 
     Returns the metric's result dict, with per-sentence scores and the signature.
@@ -132,8 +132,8 @@ def as_page_error(function, *arguments):
 
 
 def compute(predictions: str, references: str, references_2: str = "", references_3: str = "",
-            tokenizer: str = DEFAULTS.tokenizer, max_order: int = DEFAULTS.max_order, smoothing: str = "none",
-            ref_length: str = DEFAULTS.ref_length, lowercase: bool = False) -> dict:
+            tokenizer: str = DEFAULTS["tokenizer"], max_order: int = DEFAULTS["max_order"], smoothing: str = "none",
+            ref_length: str = DEFAULTS["ref_length"], lowercase: bool = False) -> dict:
     """The API endpoint: the result dict, or an error message the client raises."""
     return as_page_error(score, predictions, references, references_2, references_3, tokenizer, max_order,
                          smoothing, ref_length, lowercase)
@@ -227,11 +227,11 @@ with gr.Blocks(title="BLEU") as demo:
                 references_3 = gr.Textbox(label="References (third set)", lines=4)
                 references_3_file = gr.File(label="Third references file (.txt)", file_types=[".txt"], type="filepath")
         with gr.Column():
-            tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS.tokenizer, label="Tokenizer")
+            tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS["tokenizer"], label="Tokenizer")
             # The documented example: max order 2, both reference sets (BLEU 50.38 on the first click).
             max_order = gr.Slider(1, MAX_ORDER, value=2, step=1, label="Max n-gram order")
             smoothing = gr.Dropdown(list(SMOOTHING), value="none", label="Smoothing")
-            ref_length = gr.Radio(REF_LENGTHS, value=DEFAULTS.ref_length,
+            ref_length = gr.Radio(REF_LENGTHS, value=DEFAULTS["ref_length"],
                                   label="Reference length (shortest: HF; closest: sacrebleu, NLTK)")
             lowercase = gr.Checkbox(label="Lowercase")
             button = gr.Button("Compute BLEU", variant="primary")
@@ -248,7 +248,7 @@ with gr.Blocks(title="BLEU") as demo:
     for upload, box in ((predictions_file, predictions), (references_file, references),
                         (references_2_file, references_2), (references_3_file, references_3)):
         upload.upload(read_upload, upload, box, api_visibility="private")
-    gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", DEFAULTS.tokenizer, 2, "none", DEFAULTS.ref_length,
+    gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", DEFAULTS["tokenizer"], 2, "none", DEFAULTS["ref_length"],
                   False]], inputs, label="The Transformers example (max order 2)")
     gr.api(compute, api_name="compute")
 

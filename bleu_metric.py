@@ -18,8 +18,8 @@ returns: the tensorflow/nmt algorithm with the mteval-v13a tokenizer.
 
 import collections
 import collections.abc
-import contextlib
 import dataclasses
+import functools
 import itertools
 import math
 import numbers
@@ -28,6 +28,7 @@ import re
 import sys
 import threading
 import warnings
+from typing import Callable, Dict, List, Optional, Sequence
 
 import datasets
 import evaluate
@@ -136,14 +137,6 @@ def tokenize_13a(line):
     return _13a_padded(f" {line} ").split()
 
 
-def tokenize_13a_corpus(lines):
-    """``[tokenize_13a(line) for line in lines]``, in a few passes over the whole corpus."""
-    text = _13a_text(lines)
-    if text is None:
-        return [tokenize_13a(line) for line in lines]
-    return [line.split() for line in text.split("\n")]
-
-
 def _13a_text(lines):
     """13a's tokens of every line as one token text (see ``token_text``), or None when a line
     holds a line break of its own. Each line is padded with spaces, so no rule can match across
@@ -240,31 +233,40 @@ TOKENIZERS = {
 _RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none"}
 
 
-def _normalized(segments, settings):
-    """Lowercase and right-strip first, where the settings say so."""
-    if settings.lowercase:
+def _normalized(segments, tokenize):
+    """Lowercase and right-strip first, where the tokenizing settings say so."""
+    if tokenize.lowercase:
         segments = [segment.lower() for segment in segments]
-    if settings.rstrip:
+    if tokenize.rstrip:
         segments = [segment.rstrip() for segment in segments]
     return segments
 
 
-def tokenize_corpus(segments, settings):
-    """Every segment's tokens under these settings: lowercase, right-strip, then tokenize."""
-    return _tokenized(_normalized(segments, settings), settings)
+def _segment_tokenizer(tokenize):
+    """The one place that maps tokenizing settings to a ``str -> list[str]`` function."""
+    if callable(tokenize.tokenizer):
+        return tokenize.tokenizer
+    if tokenize.tokenizer == "moses":
+        return functools.partial(tokenize_moses, lang=tokenize.lang)
+    return TOKENIZERS[tokenize.tokenizer]
 
 
-def _tokenized(segments, settings):
-    if settings.tokenizer == "13a":
-        return tokenize_13a_corpus(segments)
-    if settings.tokenizer == "moses":
-        return [tokenize_moses(segment, settings.lang) for segment in segments]
-    tokenize = settings.tokenizer if callable(settings.tokenizer) else TOKENIZERS[settings.tokenizer]
-    return [list(tokenize(segment)) for segment in segments]
+def make_tokenizer(tokenize: "TokenizeSettings") -> Callable[[str], List[str]]:
+    """The tokens of one segment under these tokenizing settings: lowercase and right-strip where
+    they say, then tokenize. Returns a function ``str -> list[str]``."""
+    function = _segment_tokenizer(tokenize)
+    return lambda segment: list(function(_normalized([segment], tokenize)[0]))
+
+
+def _char_text(lines):
+    text = _one_per_line(lines)
+    return None if text is None else " ".join(text)
 
 
 # A token text holds a corpus's tokens as one string: tokens separated by whitespace, one segment
-# per line. The statistics read it as bytes, so no string object is made per token.
+# per line. The statistics read it as bytes, so no string object is made per token. These
+# tokenizers write it straight from the text (None when a segment holds a line break of its own).
+_TOKEN_TEXTS = {"13a": _13a_text, "none": _one_per_line, "char": _char_text}
 # str.split() splits on the ASCII whitespace \t \n \v \f \r, \x1c-\x1f and the space, and on these:
 _OTHER_SPACES = "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 _OTHER_SPACES_TO_SPACE = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
@@ -272,21 +274,17 @@ _WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f " + _OTHER_SPACES
 _ESCAPES = str.maketrans({"\\": "\\\\", **{space: f"\\{number:02}" for number, space in enumerate(_WHITESPACE)}})
 
 
-def token_text(segments, settings):
-    """The segments' tokens under these settings, as a token text."""
-    segments = _normalized(segments, settings)
-    text = None
-    if settings.tokenizer == "13a":  # straight from the padded text, never split
-        text = _13a_text(segments)
-    elif settings.tokenizer == "none":
-        text = _one_per_line(segments)
-    elif settings.tokenizer == "char":
-        text = _one_per_line(segments)
-        text = None if text is None else " ".join(text)
+def token_text(segments: List[str], tokenize: "TokenizeSettings") -> str:
+    """The segments' tokens under these tokenizing settings, as a token text: tokens separated by
+    spaces, one line per segment."""
+    segments = _normalized(segments, tokenize)
+    direct = _TOKEN_TEXTS.get(tokenize.tokenizer) if isinstance(tokenize.tokenizer, str) else None
+    text = direct(segments) if direct else None
     if text is not None:
         return text
-    tokens = _tokenized(segments, settings)
-    if callable(settings.tokenizer):
+    function = _segment_tokenizer(tokenize)
+    tokens = [list(function(segment)) for segment in segments]
+    if callable(tokenize.tokenizer):
         return _escaped_token_text(tokens)
     return "\n".join(map(" ".join, tokens))  # the named tokenizers' tokens come from str.split()
 
@@ -311,57 +309,18 @@ def _escaped_token_text(token_lists):
     return "\n".join(" ".join(map(escaped, tokens)) for tokens in token_lists)
 
 
-def make_tokenizer(settings):
-    """The ``str -> list[str]`` function of these settings, for one segment."""
-    return lambda line: tokenize_corpus([line], settings)[0]
-
-
 # ---------------------------------------------------------------------------------------------
 # 2. Sufficient statistics, one row per segment
 # ---------------------------------------------------------------------------------------------
 
 
-def ngram_counts(tokens, max_order):
-    """Count every n-gram of ``tokens`` for n = 1..max_order, keyed by token tuple."""
-    counts = collections.Counter()
-    for order in range(1, max_order + 1):
-        counts.update(zip(*(tokens[start:] for start in range(order))))
-    return counts
-
-
-def reference_length(prediction_length, reference_lengths, method):
-    """The reference length that enters the brevity penalty for one segment.
-
-    ``"shortest"`` is HF's and tensorflow/nmt's choice; ``"closest"`` is Papineni et al.'s,
-    sacrebleu's and NLTK's: the length nearest the prediction's, a tie going to the shorter.
-    """
-    if method == "shortest":
-        return min(reference_lengths)
-    return min(reference_lengths, key=lambda length: (abs(length - prediction_length), length))
-
-
-def segment_statistics(prediction, references, max_order, ref_length="shortest"):
-    """One segment's row: ``[len, ref_len, matches_1..matches_N, totals_1..totals_N]``.
-
-    A prediction n-gram matches at most as often as it occurs in any single reference
-    (clipping); the totals count every n-gram position of the prediction.
-    """
-    prediction_counts = ngram_counts(prediction, max_order)
-    best_reference_counts = collections.Counter()
-    for reference in references:
-        best_reference_counts |= ngram_counts(reference, max_order)
-    matches = [0] * max_order
-    for ngram, count in prediction_counts.items():
-        reference_count = best_reference_counts.get(ngram)
-        if reference_count:
-            matches[len(ngram) - 1] += min(count, reference_count)
-    totals = [max(0, len(prediction) - order + 1) for order in range(1, max_order + 1)]
-    lengths = [len(prediction), reference_length(len(prediction), [len(r) for r in references], ref_length)]
-    return lengths + matches + totals
-
-
-# The corpus path below computes exactly the rows of `segment_statistics`, in numpy passes over
-# the bytes of a token text (see `token_text`) instead of Python loops over tokens and n-grams.
+# A segment's row is ``[prediction length, reference length, matches_1..matches_N, totals_1..totals_N]``:
+# a prediction n-gram matches at most as often as it occurs in any single reference of its
+# segment (clipping), the totals count every n-gram position of the prediction, and the reference
+# length is the shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu, NLTK;
+# a tie goes to the shorter). The rows are computed in numpy passes over the bytes of a token text
+# (see `token_text`), without a Python loop over tokens or n-grams; tests/oracles.py restates the
+# definition plainly, and the tests hold every row to it.
 #
 # Token identity. A token is its UTF-8 bytes. One of up to 15 bytes is two int64 words: its first
 # 8 bytes, and the next 7 with its length in the top byte. A longer token is numbered by a
@@ -394,8 +353,9 @@ def _max_token_bits(max_order):
 
 
 def _token_table(text, long_tokens, grow):
-    """Read a token text as bytes: how many tokens each line holds, and each token's line and
-    two identity words (equal exactly when the tokens are equal).
+    """Read a token text as bytes: how many tokens each line holds, and each token's line (a
+    reference, or a segment, as the text holds) and two identity words (equal exactly when the
+    tokens are equal).
 
     ``long_tokens`` numbers the tokens longer than 15 bytes: the references' table adds theirs
     (``grow``); a prediction's long token that no reference holds gets a number none has."""
@@ -503,13 +463,13 @@ class ReferenceStatistics:
         counts = np.asarray(counts, dtype=np.int64)
         self.segments = len(counts)
         self.long_tokens = {}
-        self.lengths, line, low, high = _token_table(text, self.long_tokens, grow=True)
+        self.lengths, reference, low, high = _token_table(text, self.long_tokens, grow=True)
         if len(self.lengths) != counts.sum():
             raise ValueError(f"the text holds {len(self.lengths)} references, not {counts.sum()}")
         self.first_reference = np.cumsum(counts) - counts
         self.segment_of_reference = np.repeat(np.arange(self.segments), counts)
         self.shortest = np.minimum.reduceat(self.lengths, self.first_reference)
-        segment = self.segment_of_reference[line]
+        segment = self.segment_of_reference[reference]
 
         # Sort (segment, fingerprint): each run is one distinct token of one segment.
         keys = (segment << _SEGMENT_SHIFT) | _fingerprints(low, high)
@@ -534,13 +494,13 @@ class ReferenceStatistics:
         dense = ~self.packable[segment]
         self.dense = _Documents(segment[dense], low[dense], high[dense],
                                 self.lengths[~self.packable[self.segment_of_reference]],
-                                (line - self.first_reference[segment])[dense])
+                                (reference - self.first_reference[segment])[dense])
 
         # The packable segments' reference tokens, laid end to end, ready for the n-gram keys.
         kept = self.packable[segment]
-        segment, line, self.ids = segment[kept], line[kept], ids[kept]
+        segment, reference, self.ids = segment[kept], reference[kept], ids[kept]
         self.remaining = _remaining(self.lengths[self.packable[self.segment_of_reference]])
-        self.segment_and_reference = (segment << _SEGMENT_SHIFT) | (line - self.first_reference[segment])
+        self.segment_and_reference = (segment << _SEGMENT_SHIFT) | (reference - self.first_reference[segment])
         self.bits = max(1, int(self.vocabulary[self.packable].max(initial=1)).bit_length())
         self.references_bits = int(max(1, counts[self.packable].max(initial=1)) - 1).bit_length()
         # A flag per (segment, id) will say which ids the predictions hold: slot = offset + id.
@@ -555,22 +515,22 @@ class ReferenceStatistics:
         distance = np.abs(self.lengths - prediction_lengths[self.segment_of_reference])
         return np.minimum.reduceat((distance << 32) | self.lengths, self.first_reference) & 0xFFFFFFFF
 
-    def prediction_ids(self, line, low, high):
-        """Each prediction token's id within its segment (``line``), and whether a reference of
-        that segment holds it: found by its fingerprint, confirmed by its words."""
+    def prediction_ids(self, segment, low, high):
+        """Each prediction token's id within its segment (``segment``: each token's), and whether a
+        reference of that segment holds it: found by its fingerprint, confirmed by its words."""
         if len(self.keys) == 0:
-            return self.vocabulary[line], np.zeros(len(line), dtype=bool)
-        keys = (line << _SEGMENT_SHIFT) | _fingerprints(low, high)
+            return self.vocabulary[segment], np.zeros(len(segment), dtype=bool)
+        keys = (segment << _SEGMENT_SHIFT) | _fingerprints(low, high)
         found = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         known = (self.keys[found] == keys) & (self.low[found] == low) & (self.high[found] == high)
-        return np.where(known, found - self.first[line], self.vocabulary[line]), known
+        return np.where(known, found - self.first[segment], self.vocabulary[segment]), known
 
 
 def chunk_statistics(text, references, max_order, ref_length="shortest"):
     """The statistics rows of one chunk, as an ``int64`` array of shape (n, 2 + 2N): ``text`` is
     a token text of its predictions, ``references`` their ``ReferenceStatistics``.
-    Each row equals ``segment_statistics`` of its segment."""
-    prediction_lengths, line, low, high = _token_table(text, references.long_tokens, grow=False)
+    Each row is its segment's (see above)."""
+    prediction_lengths, token_segment, low, high = _token_table(text, references.long_tokens, grow=False)
     if len(prediction_lengths) != references.segments:
         raise ValueError(f"the text holds {len(prediction_lengths)} predictions, not {references.segments}")
     rows = np.zeros((references.segments, 2 + 2 * max_order), dtype=np.int64)
@@ -579,9 +539,9 @@ def chunk_statistics(text, references, max_order, ref_length="shortest"):
     for order in range(1, max_order + 1):
         rows[:, 1 + max_order + order] = np.maximum(prediction_lengths - order + 1, 0)
 
-    ids, known = references.prediction_ids(line, low, high)
-    kept = references.packable[line]
-    segment, ids, known = line[kept], ids[kept], known[kept]
+    ids, known = references.prediction_ids(token_segment, low, high)
+    kept = references.packable[token_segment]
+    segment, ids, known = token_segment[kept], ids[kept], known[kept]
     remaining = _remaining(prediction_lengths[references.packable])
     # Only n-grams whose every token occurs on both sides can match: count just those.
     held = np.zeros(int(references.offsets[-1] + references.vocabulary[-1] + 1), dtype=bool)
@@ -610,8 +570,8 @@ def chunk_statistics(text, references, max_order, ref_length="shortest"):
         rows[:, 1 + order] = np.bincount(keys >> segment_shift, weights=clipped, minlength=references.segments)
 
     if not references.packable.all():
-        dense = ~references.packable[line]
-        predictions = _Documents(line[dense], low[dense], high[dense], prediction_lengths[~references.packable])
+        dense = ~references.packable[token_segment]
+        predictions = _Documents(token_segment[dense], low[dense], high[dense], prediction_lengths[~references.packable])
         rows[:, 2 : 2 + max_order] += _dense_matches(references.dense, predictions, max_order, references.segments)
     return rows
 
@@ -680,18 +640,6 @@ def _dense_matches(references, predictions, max_order, segments):
     return matches
 
 
-def corpus_statistics(predictions, references, max_order, ref_length="shortest"):
-    """The statistics rows of a tokenized corpus: ``predictions`` a list of token lists and
-    ``references`` a list of token lists per prediction. Each row equals ``segment_statistics``."""
-    rows = [np.zeros((0, 2 + 2 * max_order), dtype=np.int64)]
-    for start in range(0, len(predictions), _CHUNK_SEGMENTS):
-        chunk = references[start : start + _CHUNK_SEGMENTS]
-        prepared = ReferenceStatistics(_escaped_token_text([tokens for segment in chunk for tokens in segment]), list(map(len, chunk)), max_order)
-        text = _escaped_token_text(predictions[start : start + _CHUNK_SEGMENTS])
-        rows.append(chunk_statistics(text, prepared, max_order, ref_length))
-    return np.concatenate(rows)
-
-
 # ---------------------------------------------------------------------------------------------
 # 3. Scoring: summed statistics -> result
 # ---------------------------------------------------------------------------------------------
@@ -699,7 +647,7 @@ def corpus_statistics(predictions, references, max_order, ref_length="shortest")
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
-def score_statistics(stats, settings):
+def score_row(stats: Sequence[int], settings: "Settings") -> Dict[str, object]:
     """Score one statistics row: a segment's, or the column sums of a corpus's rows.
 
     Two arithmetic conventions, each kept operation for operation so the floats are identical:
@@ -711,11 +659,11 @@ def score_statistics(stats, settings):
     - a ``smooth_method`` is sacrebleu's ``compute_bleu``: precisions in percent, Chen & Cherry
       (2014) smoothing, BP = exp(1 - r/c), and ``bleu`` = sacrebleu's score / 100.
     """
-    max_order = settings.max_order
+    max_order = settings.statistics.max_order
     stats = [int(value) for value in stats]
     translation_length, ref_length = stats[0], stats[1]
     matches, totals = stats[2 : 2 + max_order], stats[2 + max_order :]
-    if settings.smooth_method is None:
+    if settings.scoring.smooth_method is None:
         bleu, precisions, brevity_penalty, ratio = _score_tensorflow_nmt(
             translation_length, ref_length, matches, totals, settings
         )
@@ -735,22 +683,22 @@ def score_statistics(stats, settings):
 
 def _effective_order(totals, settings):
     """sacrebleu's effective order: the orders up to the last one with any n-gram at all."""
-    if not settings.effective_order:
-        return settings.max_order
+    if not settings.scoring.effective_order:
+        return settings.statistics.max_order
     return sum(1 for total in totals if total > 0)
 
 
 def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, settings):
-    if settings.smooth:
+    if settings.scoring.smooth:
         precisions = [(m + 1.0) / (t + 1.0) for m, t in zip(matches, totals)]
     else:
         precisions = [float(m) / t if t > 0 else 0.0 for m, t in zip(matches, totals)]
 
     order = _effective_order(totals, settings)
-    if settings.weights is None:
+    if settings.scoring.weights is None:
         weights = [1.0 / order] * order
     else:
-        weights = settings.weights
+        weights = settings.scoring.weights
     # An order of weight 0 does not enter the mean (p ** 0 is 1), as in NLTK.
     used = [(w, p) for w, p in zip(weights, precisions[:order]) if w > 0]
     if used and min(p for _, p in used) > 0:
@@ -758,7 +706,7 @@ def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, setti
     else:
         geometric_mean = 0.0
 
-    if translation_length == 0 or (ref_length == 0 and settings.ref_length == "shortest"):
+    if translation_length == 0 or (ref_length == 0 and settings.statistics.ref_length == "shortest"):
         # HF's guard (evaluate issue 601). HF only ever takes the shortest reference.
         ratio = brevity_penalty = 0.0
     elif ref_length == 0:
@@ -772,8 +720,8 @@ def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, setti
 
 
 def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
-    method, max_order = settings.smooth_method, settings.max_order
-    value = settings.smooth_value
+    method, max_order = settings.scoring.smooth_method, settings.statistics.max_order
+    value = settings.scoring.smooth_value
     ratio = translation_length / ref_length if ref_length else 0.0
     brevity_penalty = 1.0
     if translation_length < ref_length:
@@ -790,7 +738,7 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
             correct, total = correct + value, total + value
         if total == 0:
             break
-        if settings.effective_order:
+        if settings.scoring.effective_order:
             order = n
         if correct == 0:
             if method == "exp":
@@ -802,8 +750,8 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
             percents[n - 1] = 100.0 * correct / total
 
     used = percents[:order]
-    if settings.weights is not None:
-        used = [(w, p / 100) for w, p in zip(settings.weights, used) if w > 0]
+    if settings.scoring.weights is not None:
+        used = [(w, p / 100) for w, p in zip(settings.scoring.weights, used) if w > 0]
         if min(p for _, p in used) == 0:
             bleu = 0.0
         else:
@@ -820,7 +768,7 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
 
 def sentence_scores(rows, settings):
     """Each segment's BLEU, from its own row, with the same settings as the corpus score."""
-    return [score_statistics(row, settings)["bleu"] for row in rows]
+    return [score_row(row, settings)["bleu"] for row in rows]
 
 
 def bootstrap_interval(rows, settings):
@@ -830,44 +778,44 @@ def bootstrap_interval(rows, settings):
     plus or minus half the distance between the sorted scores at n_bootstrap//40 and
     n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
     """
-    n_bootstrap, n = settings.n_bootstrap, len(rows)
-    samples = np.random.default_rng(settings.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
-    scores = sorted(score_statistics(rows[sample].sum(axis=0), settings)["bleu"] for sample in samples)
+    n_bootstrap, n = settings.output.n_bootstrap, len(rows)
+    samples = np.random.default_rng(settings.output.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
+    scores = sorted(score_row(rows[sample].sum(axis=0), settings)["bleu"] for sample in samples)
     cut = n_bootstrap // 40
     return [scores[cut], scores[n_bootstrap - cut - 1]]
 
 
 def signature(settings, nrefs):
     """A sacrebleu-style string naming every setting that can change the score."""
-    if callable(settings.tokenizer):
-        tokenizer = f"custom({getattr(settings.tokenizer, '__name__', type(settings.tokenizer).__name__)})"
-    elif settings.tokenizer == "moses":
-        tokenizer = f"moses-{settings.lang}"
+    if callable(settings.tokenize.tokenizer):
+        tokenizer = f"custom({getattr(settings.tokenize.tokenizer, '__name__', type(settings.tokenize.tokenizer).__name__)})"
+    elif settings.tokenize.tokenizer == "moses":
+        tokenizer = f"moses-{settings.tokenize.lang}"
     else:
-        tokenizer = settings.tokenizer
-    if settings.smooth:
+        tokenizer = settings.tokenize.tokenizer
+    if settings.scoring.smooth:
         smooth = "add-one"
-    elif settings.smooth_method is None:
+    elif settings.scoring.smooth_method is None:
         smooth = "none"
-    elif settings.smooth_value is None:
-        smooth = settings.smooth_method
+    elif settings.scoring.smooth_value is None:
+        smooth = settings.scoring.smooth_method
     else:
-        smooth = f"{settings.smooth_method}[{settings.smooth_value:.2f}]"
+        smooth = f"{settings.scoring.smooth_method}[{settings.scoring.smooth_value:.2f}]"
     fields = [
         f"nrefs:{nrefs}",
-        f"case:{'lc' if settings.lowercase else 'mixed'}",
-        f"eff:{'yes' if settings.effective_order else 'no'}",
+        f"case:{'lc' if settings.tokenize.lowercase else 'mixed'}",
+        f"eff:{'yes' if settings.scoring.effective_order else 'no'}",
         f"tok:{tokenizer}",
         f"smooth:{smooth}",
-        f"reflen:{settings.ref_length}",
-        f"order:{settings.max_order}"
-        if settings.weights is None
-        else "weights:" + ",".join(f"{w:g}" for w in settings.weights),
+        f"reflen:{settings.statistics.ref_length}",
+        f"order:{settings.statistics.max_order}"
+        if settings.scoring.weights is None
+        else "weights:" + ",".join(f"{w:g}" for w in settings.scoring.weights),
     ]
-    if settings.rstrip != (settings.tokenizer in _RSTRIPPED_BY_DEFAULT):
-        fields.append(f"rstrip:{'yes' if settings.rstrip else 'no'}")
-    if settings.n_bootstrap:
-        fields.append(f"bs:{settings.n_bootstrap}|rs:{settings.bootstrap_seed}")
+    if settings.tokenize.rstrip != (settings.tokenize.tokenizer in _RSTRIPPED_BY_DEFAULT):
+        fields.append(f"rstrip:{'yes' if settings.tokenize.rstrip else 'no'}")
+    if settings.output.n_bootstrap:
+        fields.append(f"bs:{settings.output.n_bootstrap}|rs:{settings.output.bootstrap_seed}")
     return "|".join(fields + [f"version:{__version__}"])
 
 
@@ -876,29 +824,64 @@ def signature(settings, nrefs):
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """Every option, checked. Each one changes exactly one stage: tokenizing (tokenizer, lang,
-    lowercase, rstrip), statistics (max_order, ref_length) or scoring (the rest)."""
+# Settings travel grouped by the stage they change, so that a cache key or a signature is derived
+# from a group and a new option cannot be forgotten in one. Each default is stated here, once.
 
-    tokenizer: object = "13a"
-    lang: str = "en"
+
+@dataclasses.dataclass(frozen=True)
+class TokenizeSettings:
+    """How a segment becomes tokens: all that the references' statistics depend on, with the order."""
+
+    tokenizer: object = "13a"  # a name in TOKENIZERS, or a callable str -> list[str]
+    lang: str = "en"  # the "moses" tokenizer's language
     lowercase: bool = False
-    rstrip: bool = False
+    rstrip: Optional[bool] = None  # None: as the tokenizer's library does (_RSTRIPPED_BY_DEFAULT)
+
+
+@dataclasses.dataclass(frozen=True)
+class StatisticsSettings:
+    """What each statistics row counts, given the tokens."""
+
     max_order: int = 4
-    weights: tuple = None
     ref_length: str = "shortest"
+
+
+@dataclasses.dataclass(frozen=True)
+class ScoringSettings:
+    """How summed statistics become a score."""
+
+    weights: Optional[tuple] = None  # None: 1/N for each of the N orders
     smooth: bool = False
-    smooth_method: str = None
-    smooth_value: float = None
+    smooth_method: Optional[str] = None  # None: HF's arithmetic; else sacrebleu's
+    smooth_value: Optional[float] = None  # None: the method's own (SMOOTH_DEFAULTS)
     effective_order: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputSettings:
+    """Which keys the result holds beyond HF's six."""
+
     sentence_level: bool = False
     signature: bool = False
     n_bootstrap: int = 0
-    bootstrap_seed: int = 12345
+    bootstrap_seed: Optional[int] = 12345
 
 
-OPTIONS = [field.name for field in dataclasses.fields(Settings)]
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Every option, checked (see ``resolve_settings``), in the stage it changes."""
+
+    tokenize: TokenizeSettings = TokenizeSettings()
+    statistics: StatisticsSettings = StatisticsSettings()
+    scoring: ScoringSettings = ScoringSettings()
+    output: OutputSettings = OutputSettings()
+
+
+_STAGES = {stage.name: stage.type for stage in dataclasses.fields(Settings)}
+# Each option's stage and default, read from the classes above.
+STAGE_OF = {option.name: stage for stage, kind in _STAGES.items() for option in dataclasses.fields(kind)}
+DEFAULTS = {option.name: option.default for kind in _STAGES.values() for option in dataclasses.fields(kind)}
+OPTIONS = list(STAGE_OF)
 # evaluate config names: `evaluate.load(path, "sacrebleu")`. Explicit arguments override these.
 PRESETS = {
     "default": {},
@@ -936,29 +919,38 @@ def _check_number(name, value):
     return value
 
 
-def resolve_settings(preset="default", **options):
-    """Check the options once, at the boundary, over the preset's, and return ``Settings``."""
+def resolve_settings(preset: str = "default", **options) -> Settings:
+    """Check the options once, at the boundary, over the preset's and the defaults.
+
+    Args:
+        preset: a name in PRESETS (evaluate's config name).
+        **options: any of OPTIONS; None means the default, except where None is a choice.
+    Returns:
+        the ``Settings``, every value checked and every derived default filled in.
+    Raises:
+        ValueError or TypeError naming the option, the bad value and the valid choices.
+    """
     if preset not in PRESETS:
         raise ValueError(f"config_name must be one of {sorted(PRESETS)}, got {preset!r}")
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise ValueError(f"unknown option(s) {unknown}; the options are {OPTIONS}")
     given = {name: value for name, value in options.items() if value is not None or name in _NONE_MEANS_SOMETHING}
-    merged = {**PRESETS[preset], **given}
-    if merged.get("smooth") and "smooth_method" not in given:
-        merged.pop("smooth_method", None)  # an explicit smooth=True replaces a preset's method
+    if given.get("smooth") and "smooth_method" not in given:
+        given["smooth_method"] = None  # an explicit smooth=True replaces a preset's method
+    merged = {**DEFAULTS, **PRESETS[preset], **given}
 
-    tokenizer = merged.get("tokenizer", "13a")
+    tokenizer = merged["tokenizer"]
     if not callable(tokenizer) and not (isinstance(tokenizer, str) and tokenizer in TOKENIZERS):
         raise ValueError(f"tokenizer must be one of {sorted(TOKENIZERS)} or a callable str -> list[str], got {tokenizer!r}")
-    lang = merged.get("lang", "en")
-    if not isinstance(lang, str) or not lang:
-        raise ValueError(f"lang must be a language code such as 'en', got {lang!r}")
-    rstrip = merged.get("rstrip")
-    rstrip = (tokenizer in _RSTRIPPED_BY_DEFAULT) if rstrip is None else _check_bool("rstrip", rstrip)
+    if not isinstance(merged["lang"], str) or not merged["lang"]:
+        raise ValueError(f"lang must be a language code such as 'en', got {merged['lang']!r}")
+    if merged["rstrip"] is None:
+        merged["rstrip"] = tokenizer in _RSTRIPPED_BY_DEFAULT
+    for name in ("lowercase", "rstrip", "smooth", "effective_order", "sentence_level", "signature"):
+        merged[name] = _check_bool(name, merged[name])
 
-    weights = merged.get("weights")
-    max_order = merged.get("max_order")
+    weights = merged["weights"]
     if weights is not None:
         if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
             raise ValueError(f"weights must be a sequence of numbers, got {weights!r}")
@@ -967,59 +959,37 @@ def resolve_settings(preset="default", **options):
             raise ValueError(f"weights must hold at most {MAX_ORDER} numbers, one per order (max_order is at most {MAX_ORDER})")
         if not weights or sum(weights) == 0:
             raise ValueError(f"weights must hold at least one positive number, got {list(weights)!r}")
-        if max_order is not None and _check_int("max_order", max_order, 1, MAX_ORDER) != len(weights):
-            raise ValueError(f"max_order={max_order!r} disagrees with the {len(weights)} weights {list(weights)!r}")
-        max_order = len(weights)
-    max_order = _check_int("max_order", 4 if max_order is None else max_order, 1, MAX_ORDER)
+        if "max_order" in given and _check_int("max_order", given["max_order"], 1, MAX_ORDER) != len(weights):
+            raise ValueError(f"max_order={given['max_order']!r} disagrees with the {len(weights)} weights {list(weights)!r}")
+        merged["weights"], merged["max_order"] = weights, len(weights)
+    merged["max_order"] = _check_int("max_order", merged["max_order"], 1, MAX_ORDER)
+    if merged["ref_length"] not in REF_LENGTHS:
+        raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {merged['ref_length']!r}")
 
-    ref_length = merged.get("ref_length", "shortest")
-    if ref_length not in REF_LENGTHS:
-        raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {ref_length!r}")
-
-    smooth = _check_bool("smooth", merged.get("smooth", False))
-    smooth_method = merged.get("smooth_method")
+    smooth_method = merged["smooth_method"]
     if smooth_method is not None and smooth_method not in SMOOTH_DEFAULTS:
         raise ValueError(f"smooth_method must be None or one of {list(SMOOTH_DEFAULTS)}, got {smooth_method!r}")
-    if smooth and smooth_method is not None:
+    if merged["smooth"] and smooth_method is not None:
         raise ValueError(
             f"smooth=True (HF's add-one) conflicts with smooth_method={smooth_method!r}; choose one of the two"
         )
-    smooth_value = merged.get("smooth_value")
-    if smooth_value is not None:
+    if merged["smooth_value"] is not None:
         if smooth_method not in ("floor", "add-k"):
             raise ValueError(
-                f"smooth_value={smooth_value!r} applies only to smooth_method 'floor' or 'add-k', "
+                f"smooth_value={merged['smooth_value']!r} applies only to smooth_method 'floor' or 'add-k', "
                 f"got smooth_method={smooth_method!r}"
             )
-        smooth_value = _check_number("smooth_value", smooth_value)
+        _check_number("smooth_value", merged["smooth_value"])
     elif smooth_method is not None:
-        smooth_value = SMOOTH_DEFAULTS[smooth_method]  # floor 0.1, add-k 1; None for the others
-
-    effective_order = _check_bool("effective_order", merged.get("effective_order", False))
-    if effective_order and weights is not None:
+        merged["smooth_value"] = SMOOTH_DEFAULTS[smooth_method]  # floor 0.1, add-k 1; None for the others
+    if merged["effective_order"] and weights is not None:
         raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
 
-    bootstrap_seed = merged.get("bootstrap_seed", 12345)
-    if bootstrap_seed is not None:
-        bootstrap_seed = _check_int("bootstrap_seed", bootstrap_seed, 0)
-    return Settings(
-        tokenizer=tokenizer,
-        lang=lang,
-        lowercase=_check_bool("lowercase", merged.get("lowercase", False)),
-        rstrip=rstrip,
-        max_order=max_order,
-        weights=weights,
-        ref_length=ref_length,
-        smooth=smooth,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-        sentence_level=_check_bool("sentence_level", merged.get("sentence_level", False)),
-        signature=_check_bool("signature", merged.get("signature", False)),
-        n_bootstrap=_check_int("n_bootstrap", merged.get("n_bootstrap", 0), 0),
-        bootstrap_seed=bootstrap_seed,
-    )
-
+    merged["n_bootstrap"] = _check_int("n_bootstrap", merged["n_bootstrap"], 0)
+    if merged["bootstrap_seed"] is not None:
+        merged["bootstrap_seed"] = _check_int("bootstrap_seed", merged["bootstrap_seed"], 0)
+    return Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})
+                       for stage, kind in _STAGES.items()})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1084,7 +1054,8 @@ Returns:
     brevity_penalty (float): the brevity penalty.
     length_ratio (float): translation_length / reference_length.
     translation_length (int): the number of prediction tokens.
-    reference_length (int): the summed reference length (the shortest reference per segment).
+    reference_length (int): the summed reference lengths: each segment's shortest reference, or
+        its closest with ref_length="closest".
     sentence_bleu, bleu_ci, signature: only when asked for.
 
 Examples:
@@ -1166,7 +1137,8 @@ def _check_inputs(predictions, references):
         if shapes == {list} and not all(references):
             index = next(index for index, segment_references in enumerate(references) if not segment_references)
             raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
-    else:  # find what is wrong, to name it
+    else:  # find what is wrong, to name it; inner tuples (and arrays) become lists
+        references = list(references)
         for index, segment_references in enumerate(references):
             if isinstance(segment_references, str) != single_strings:
                 if single_strings and not isinstance(segment_references, (list, tuple)):
@@ -1174,7 +1146,7 @@ def _check_inputs(predictions, references):
                 raise ValueError(_mixed_shapes_message(single_strings, index))
             if single_strings:
                 continue
-            segment_references = _as_list(segment_references, f"references[{index}]")
+            segment_references = references[index] = _as_list(segment_references, f"references[{index}]")
             if len(segment_references) == 0:
                 raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
             for position, reference in enumerate(segment_references):
@@ -1306,7 +1278,7 @@ class Bleu(evaluate.Metric):
         predictions, references, _ = _check_inputs(predictions, references)
         references = _reference_lists(references)
         rows = self._rows(predictions, references, settings)
-        order = settings.max_order
+        order = settings.statistics.max_order
         return {
             "prediction_length": rows[:, 0].tolist(),
             "reference_length": rows[:, 1].tolist(),
@@ -1330,9 +1302,9 @@ class Bleu(evaluate.Metric):
             ) from None
         if len(counts) == 0:
             raise ValueError("statistics is empty: BLEU needs at least one segment")
-        if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != settings.max_order:
+        if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != settings.statistics.max_order:
             raise ValueError(f"statistics hold {matches.shape[-1] if matches.ndim == 2 else 'no'} orders of matches "
-                             f"and totals, but max_order is {settings.max_order}; use the same order for both")
+                             f"and totals, but max_order is {settings.statistics.max_order}; use the same order for both")
         rows = np.column_stack([lengths[0], lengths[1], matches, totals])
         return _result(rows, counts, settings)
 
@@ -1365,12 +1337,12 @@ class Bleu(evaluate.Metric):
 
 def _result(rows, reference_counts, settings):
     """The result dict of a corpus's statistics rows, with the extra keys the settings ask for."""
-    result = score_statistics(rows.sum(axis=0), settings)
-    if settings.sentence_level:
+    result = score_row(rows.sum(axis=0), settings)
+    if settings.output.sentence_level:
         result["sentence_bleu"] = sentence_scores(rows, settings)
-    if settings.n_bootstrap:
+    if settings.output.n_bootstrap:
         result["bleu_ci"] = bootstrap_interval(rows, settings)
-    if settings.signature:
+    if settings.output.signature:
         counts = set(reference_counts)
         result["signature"] = signature(settings, counts.pop() if len(counts) == 1 else "var")
     return result
@@ -1393,8 +1365,8 @@ def corpus_rows(predictions, references, settings, cache=None, threads=1, progre
     bounds = _chunk_bounds(len(predictions), threads)
     key = None
     if cache is not None and sum(map(len, references)) <= _REFERENCE_CACHE_REFERENCES:
-        key = (settings.tokenizer, settings.lang, settings.lowercase, settings.rstrip, settings.max_order,
-               len(bounds), *_references_key(references))
+        # The references' statistics depend on their tokens and the order, and on nothing else.
+        key = (settings.tokenize, settings.statistics.max_order, len(bounds), *_references_key(references))
     cached = cache.get(key) if key else None
     prepared = list(cached) if cached else [None] * len(bounds)
     rows, spent, spending = [None] * len(bounds), [0], threading.Lock()
@@ -1413,21 +1385,21 @@ def corpus_rows(predictions, references, settings, cache=None, threads=1, progre
             if stop.is_set():
                 return
             start, end = bounds[number]
-            text = token_text(predictions[start:end], settings)
+            text = token_text(predictions[start:end], settings.tokenize)
             spend(text)
             if prepared[number] is None:
                 chunk = references[start:end]
-                reference_text = token_text(list(itertools.chain.from_iterable(chunk)), settings)
+                reference_text = token_text(list(itertools.chain.from_iterable(chunk)), settings.tokenize)
                 spend(reference_text)
-                prepared[number] = ReferenceStatistics(reference_text, list(map(len, chunk)), settings.max_order)
-            rows[number] = chunk_statistics(text, prepared[number], settings.max_order, settings.ref_length)
+                prepared[number] = ReferenceStatistics(reference_text, list(map(len, chunk)), settings.statistics.max_order)
+            rows[number] = chunk_statistics(text, prepared[number], settings.statistics.max_order, settings.statistics.ref_length)
             if progress:
                 progress(end - start)
 
     _in_threads(count, range(len(bounds)), threads)
     if key and not cached:
         cache.put(key, prepared)
-    return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.max_order), dtype=np.int64)
+    return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.statistics.max_order), dtype=np.int64)
 
 
 def _chunk_bounds(segments, threads):
@@ -1476,7 +1448,7 @@ def _thread_count(asked, predictions, references, settings):
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         asked = min(2, cores)
     documents = len(predictions) + sum(map(len, references))
-    return 1 if documents < _THREADS_MIN_DOCUMENTS or callable(settings.tokenizer) else asked
+    return 1 if documents < _THREADS_MIN_DOCUMENTS or callable(settings.tokenize.tokenizer) else asked
 
 
 _THREADS_MIN_DOCUMENTS = 2_000  # predictions plus references
@@ -1577,7 +1549,7 @@ def main(argv=None):
     parser.add_argument("-i", "--input", default="-", metavar="HYP", help="hypotheses (default: standard input)")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="whose conventions")
     parser.add_argument("-tok", "--tokenize", dest="tokenizer", choices=sorted(TOKENIZERS))
-    parser.add_argument("--lang", help="language of the moses tokenizer (default: en)")
+    parser.add_argument("--lang", help=f"language of the moses tokenizer (default: {DEFAULTS['lang']})")
     parser.add_argument("-lc", "--lowercase", action="store_const", const=True)
     parser.add_argument("--max-order", type=int)
     parser.add_argument("--weights", type=float, nargs="+", metavar="W")
@@ -1592,11 +1564,10 @@ def main(argv=None):
     parser.add_argument("-f", "--format", choices=["text", "json"], default="text")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     arguments = parser.parse_args(argv)
-    option_names = ["tokenizer", "lang", "lowercase", "max_order", "weights", "ref_length", "smooth", "smooth_method",
-                    "smooth_value", "effective_order", "n_bootstrap", "bootstrap_seed"]
-    options = {name: getattr(arguments, name) for name in option_names if getattr(arguments, name) is not None}
+    # Every argument named for an option is that option; the rest choose files and output.
+    options = {name: value for name, value in vars(arguments).items() if name in STAGE_OF and value is not None}
     try:
-        settings = resolve_settings(arguments.preset, **options)
+        settings = resolve_settings(arguments.preset, signature=True, **options)
         hypotheses = _read_segments(arguments.input, "hypotheses")
         reference_sets = [_read_segments(path, "references") for path in arguments.references]
         for path, segments in zip(arguments.references, reference_sets):
@@ -1607,7 +1578,6 @@ def main(argv=None):
             raise CommandLineError("the hypotheses are empty: nothing to score")
         references = [list(segment) for segment in zip(*reference_sets)]
         rows = _rows_with_progress(hypotheses, references, settings, quiet=arguments.quiet)
-        settings = dataclasses.replace(settings, signature=True, sentence_level=arguments.sentence_level)
         result = _result(rows, [len(reference_sets)] * len(hypotheses), settings)
     except (CommandLineError, ValueError, TypeError) as error:
         print(f"bleu_metric.py: error: {error}", file=sys.stderr)

@@ -128,3 +128,26 @@ def random_corpus(segments, seed, references=1):
         reference_lists.append([" ".join(word if rng.random() < 0.5 else rng.choice(vocabulary) for word in words)
                                 + " " + " ".join(sentence()[:3]) for _ in range(references)])
     return predictions, reference_lists
+
+
+def plain_row(prediction, references, max_order, ref_length="shortest"):
+    """One segment's statistics row by the definition, from its tokens: ``[prediction length,
+    reference length, matches per order..., totals per order...]``. A prediction n-gram matches
+    at most as often as it occurs in any single reference; the reference length is the shortest
+    reference's, or the closest one's (a tie going to the shorter)."""
+    def ngrams(tokens, n):
+        return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+    matches = []
+    for n in range(1, max_order + 1):
+        most = Counter()
+        for reference in references:
+            most |= ngrams(reference, n)
+        matches.append(sum(min(count, most[ngram]) for ngram, count in ngrams(prediction, n).items()))
+    totals = [max(0, len(prediction) - n + 1) for n in range(1, max_order + 1)]
+    lengths = [len(reference) for reference in references]
+    if ref_length == "shortest":
+        chosen = min(lengths)
+    else:
+        chosen = min(lengths, key=lambda length: (abs(length - len(prediction)), length))
+    return [len(prediction), chosen] + matches + totals

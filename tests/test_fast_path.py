@@ -15,34 +15,40 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from oracles import corpora, hf_bleu, load_module, sacrebleu_13a, segments
+from oracles import corpora, hf_bleu, load_module, plain_row, sacrebleu_13a, segments
 
 bleu_metric = load_module()
 DEFAULT = bleu_metric.resolve_settings()
 
 
 def plain_rows(predictions, references, max_order, ref_length):
-    return np.array([bleu_metric.segment_statistics(p, refs, max_order, ref_length)
+    """The rows by the definition (oracles.plain_row), from sacrebleu's 13a tokens."""
+    return np.array([plain_row(sacrebleu_13a(p), [sacrebleu_13a(r) for r in refs], max_order, ref_length)
                      for p, refs in zip(predictions, references)], dtype=np.int64).reshape(len(predictions), -1)
 
 
-def tokenized(corpus):
-    predictions, references = corpus
-    return ([bleu_metric.tokenize_13a(p) for p in predictions],
-            [[bleu_metric.tokenize_13a(r) for r in refs] for refs in references])
+def fast_rows(predictions, references, max_order, ref_length):
+    """The rows as compute() counts them: corpus_rows, the one chunk loop."""
+    settings = bleu_metric.resolve_settings(max_order=max_order, ref_length=ref_length)
+    return bleu_metric.corpus_rows(predictions, references, settings)
+
+
+def escaped(token_lists):
+    """A token text of token lists, as a custom tokenizer's tokens become one."""
+    return bleu_metric._escaped_token_text(token_lists)
 
 
 @given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_packed_statistics_equal_the_plain_definition(corpus, max_order, ref_length):
-    predictions, references = tokenized(corpus)
-    fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
-    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+    predictions, references = corpus
+    assert (fast_rows(predictions, references, max_order, ref_length) ==
+            plain_rows(predictions, references, max_order, ref_length)).all()
 
 
 def references_of(references, max_order=4):
     """One chunk's ReferenceStatistics, from a list of token lists per segment."""
-    text = bleu_metric._escaped_token_text([tokens for segment in references for tokens in segment])
+    text = escaped([tokens for segment in references for tokens in segment])
     return bleu_metric.ReferenceStatistics(text, [len(segment) for segment in references], max_order)
 
 
@@ -50,11 +56,11 @@ def references_of(references, max_order=4):
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_prepared_references_serve_other_predictions(corpus, other, ref_length):
     """References prepared once count any predictions exactly, again and again."""
-    predictions, references = tokenized(corpus)
-    others = (tokenized(other)[0] * len(predictions))[: len(predictions)] or predictions
-    prepared = references_of(references)
+    predictions, references = corpus
+    others = (other[0] * len(predictions))[: len(predictions)] or predictions
+    prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references])
     for these in (predictions, others, predictions):
-        fast = bleu_metric.chunk_statistics(bleu_metric._escaped_token_text(these), prepared, 4, ref_length)
+        fast = bleu_metric.chunk_statistics(escaped([sacrebleu_13a(p) for p in these]), prepared, 4, ref_length)
         assert (fast == plain_rows(these, references, 4, ref_length)).all()
 
 
@@ -65,21 +71,21 @@ def test_segments_too_big_to_pack_take_the_dense_path():
     predictions = [long[:2000], ["w1", "w2"], long[5:900]]
     references = [[long, long[::-1]], [["w1", "w2"]], [long[:1000]] * 1100]  # 1100 references: too many
     assert np.flatnonzero(~references_of(references).packable).tolist() == [0, 2]
+    texts = [" ".join(p) for p in predictions], [[" ".join(r) for r in refs] for refs in references]
     for max_order in (4, 12):
         for ref_length in ("shortest", "closest"):
-            fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
-            assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+            assert (fast_rows(*texts, max_order, ref_length) == plain_rows(*texts, max_order, ref_length)).all()
 
 
 @given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_dense_ngram_ids_equal_the_plain_definition(corpus, max_order, ref_length):
     """Every segment through the dense path: no token id fits a packed key."""
-    predictions, references = tokenized(corpus)
+    predictions, references = corpus
     with mock.patch.object(bleu_metric, "_max_token_bits", lambda max_order: 0):
-        prepared = references_of(references, max_order)
+        prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references], max_order)
         assert not (prepared.packable & (prepared.vocabulary > 0)).any()  # only segments without tokens pack
-        fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
+        fast = fast_rows(predictions, references, max_order, ref_length)
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
@@ -121,23 +127,24 @@ def weak_fingerprints(low, high):
 @given(corpus=corpora(max_segments=10, max_references=4), max_order=st.integers(1, 5),
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_colliding_fingerprints_still_give_exact_rows(corpus, max_order, ref_length):
-    predictions, references = tokenized(corpus)
+    predictions, references = corpus
     with mock.patch.object(bleu_metric, "_fingerprints", weak_fingerprints):
-        fast = bleu_metric.corpus_statistics(predictions, references, max_order, ref_length)
+        fast = fast_rows(predictions, references, max_order, ref_length)
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
 def test_chunk_boundaries():
     """More segments than one chunk holds, with shared n-grams across the boundaries."""
     rng = random.Random(7)
-    words = "a b c d e f".split()
+    sentence = lambda: " ".join(rng.choice("a b c d e f".split()) for _ in range(rng.randint(0, 9)))  # noqa: E731
     n = 2 * bleu_metric._CHUNK_SEGMENTS + 17
-    predictions = [[rng.choice(words) for _ in range(rng.randint(0, 9))] for _ in range(n)]
-    references = [[[rng.choice(words) for _ in range(rng.randint(0, 9))] for _ in range(rng.randint(1, 3))]
-                  for _ in range(n)]
+    predictions = [sentence() for _ in range(n)]
+    references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(n)]
     for ref_length in ("shortest", "closest"):
-        fast = bleu_metric.corpus_statistics(predictions, references, 4, ref_length)
-        assert (fast == plain_rows(predictions, references, 4, ref_length)).all()
+        for threads in (1, 2, 3):
+            settings = bleu_metric.resolve_settings(ref_length=ref_length)
+            fast = bleu_metric.corpus_rows(predictions, references, settings, threads=threads)
+            assert (fast == plain_rows(predictions, references, 4, ref_length)).all()
 
 
 LINE = st.one_of(segments(max_words=15), st.text(max_size=30),
@@ -147,7 +154,7 @@ LINE = st.one_of(segments(max_words=15), st.text(max_size=30),
 @given(lines=st.lists(LINE, min_size=1, max_size=12))
 def test_corpus_tokenizer_equals_one_line_at_a_time(lines):
     expected = [sacrebleu_13a(line) for line in lines]
-    assert bleu_metric.tokenize_13a_corpus(lines) == expected
+    assert [line.split() for line in bleu_metric.token_text(lines, DEFAULT.tokenize).split("\n")] == expected
     assert [bleu_metric.tokenize_13a(line) for line in lines] == expected
 
 
@@ -250,7 +257,8 @@ def test_the_metric_pickles_without_its_cache_and_scores_the_same(fresh):
 @pytest.mark.parametrize("line", ["a.\ue000, 5.,3 x\ue001y 1..2", "\ue000. \ue001, a..5", "e.g. 3,5-7"])
 def test_text_holding_the_placeholder_characters(line):
     """The period/comma pass swaps handled marks for U+E000/U+E001 only when the text has none."""
-    assert bleu_metric.tokenize_13a_corpus([line, "x. y"]) == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
+    text = bleu_metric.token_text([line, "x. y"], DEFAULT.tokenize)
+    assert [tokens.split() for tokens in text.split("\n")] == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
 
 
 def test_nothing_is_kept_beyond_the_cache_bound(fresh, monkeypatch):

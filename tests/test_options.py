@@ -91,13 +91,30 @@ def test_unknown_config_name_fails_at_load():
 
 
 def test_presets_and_overrides():
-    assert bleu_metric.resolve_settings("sacrebleu") == bleu_metric.Settings(
-        tokenizer="13a", rstrip=True, ref_length="closest", smooth_method="exp")
-    assert bleu_metric.resolve_settings("nltk") == bleu_metric.Settings(tokenizer="none", rstrip=True, ref_length="closest")
+    settings = bleu_metric.resolve_settings("sacrebleu")
+    assert settings.tokenize == bleu_metric.TokenizeSettings(tokenizer="13a", rstrip=True)
+    assert settings.statistics == bleu_metric.StatisticsSettings(ref_length="closest")
+    assert settings.scoring == bleu_metric.ScoringSettings(smooth_method="exp")
+    nltk = bleu_metric.resolve_settings("nltk")
+    assert (nltk.tokenize.tokenizer, nltk.tokenize.rstrip, nltk.statistics.ref_length) == ("none", True, "closest")
     # Explicit arguments override the preset's; an explicit smooth=True replaces its method.
-    assert bleu_metric.resolve_settings("sacrebleu", ref_length="shortest").ref_length == "shortest"
-    assert bleu_metric.resolve_settings("sacrebleu", smooth_method=None).smooth_method is None
-    assert bleu_metric.resolve_settings("sacrebleu", smooth=True).smooth_method is None
+    assert bleu_metric.resolve_settings("sacrebleu", ref_length="shortest").statistics.ref_length == "shortest"
+    assert bleu_metric.resolve_settings("sacrebleu", smooth_method=None).scoring.smooth_method is None
+    assert bleu_metric.resolve_settings("sacrebleu", smooth=True).scoring.smooth_method is None
+
+
+def test_every_option_belongs_to_one_stage_and_the_cache_key_takes_the_whole_tokenizing_stage(monkeypatch):
+    """A tokenizing option added later joins the references' cache key without being listed there:
+    two settings that differ only in it must not share cached statistics."""
+    assert sorted(bleu_metric.OPTIONS) == sorted(bleu_metric.STAGE_OF)
+    assert set(bleu_metric.STAGE_OF.values()) == {"tokenize", "statistics", "scoring", "output"}
+    assert bleu_metric.DEFAULTS["max_order"] == bleu_metric.StatisticsSettings().max_order
+    keys = []
+    monkeypatch.setattr(bleu_metric.ReferenceCache, "get", lambda self, key: keys.append(key))
+    for lowercase in (False, True):
+        settings = bleu_metric.resolve_settings(lowercase=lowercase)
+        bleu_metric.corpus_rows(["a B"], [["a b"]], settings, bleu_metric.ReferenceCache())
+    assert keys[0] != keys[1] and keys[0][0] == bleu_metric.resolve_settings().tokenize
 
 
 def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
@@ -108,7 +125,7 @@ def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
 
 # Hand-written statistics, no tokenizer involved: [c, r, matches..., totals...].
 def score(stats, **options):
-    return bleu_metric.score_statistics(stats, bleu_metric.resolve_settings(**options))
+    return bleu_metric.score_row(stats, bleu_metric.resolve_settings(**options))
 
 
 def test_scoring_empty_sides():
