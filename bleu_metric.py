@@ -127,7 +127,7 @@ def _find_all(text, character):
     return positions
 
 
-def tokenize_13a(line):
+def tokenize_13a(line: str) -> List[str]:
     """mteval-v13a, exactly as HF's ``bleu`` (and sacrebleu's ``13a`` class) tokenizes.
 
     >>> tokenize_13a("Hello, &quot;world&quot;! It costs $3.50-4.")
@@ -173,7 +173,7 @@ _ZH_RANGES = (
 _ZH_CHARACTER = re.compile("([" + "".join(f"{re.escape(a)}-{re.escape(b)}" for a, b in _ZH_RANGES) + "])")
 
 
-def tokenize_zh(line):
+def tokenize_zh(line: str) -> List[str]:
     """sacrebleu's ``zh``: every CJK character (by its table) is a token; the rest is 13a-like."""
     return _split_mteval_punctuation(_ZH_CHARACTER.sub(r" \1 ", line.strip()))
 
@@ -181,7 +181,7 @@ def tokenize_zh(line):
 _INTL_RULES = None
 
 
-def tokenize_intl(line):
+def tokenize_intl(line: str) -> List[str]:
     """sacrebleu's ``intl`` (mteval-v14 international): Unicode punctuation and symbols split off,
     except punctuation between digits. Needs the ``regex`` package."""
     global _INTL_RULES
@@ -198,12 +198,12 @@ def tokenize_intl(line):
     return line.split()
 
 
-def tokenize_char(line):
+def tokenize_char(line: str) -> List[str]:
     """sacrebleu's ``char``: every non-whitespace character is a token."""
     return " ".join(line).split()
 
 
-def tokenize_none(line):
+def tokenize_none(line: str) -> List[str]:
     """sacrebleu's ``none``, and NLTK's usual input: the whitespace-separated words."""
     return line.split()
 
@@ -211,7 +211,7 @@ def tokenize_none(line):
 _MOSES_TOKENIZERS = {}
 
 
-def tokenize_moses(line, lang="en"):
+def tokenize_moses(line: str, lang: str = "en") -> List[str]:
     """sacremoses' ``MosesTokenizer(lang).tokenize(line, escape=False)``: no ``&amp;`` escapes."""
     if lang not in _MOSES_TOKENIZERS:
         from sacremoses import MosesTokenizer
@@ -277,13 +277,11 @@ _ESCAPES = str.maketrans({"\\": "\\\\", **{space: f"\\{number:02}" for number, s
 def token_text(segments: List[str], tokenize: "TokenizeSettings") -> str:
     """The segments' tokens under these tokenizing settings, as a token text: tokens separated by
     spaces, one line per segment."""
-    segments = _normalized(segments, tokenize)
     direct = _TOKEN_TEXTS.get(tokenize.tokenizer) if isinstance(tokenize.tokenizer, str) else None
-    text = direct(segments) if direct else None
+    text = direct(_normalized(segments, tokenize)) if direct else None
     if text is not None:
         return text
-    function = _segment_tokenizer(tokenize)
-    tokens = [list(function(segment)) for segment in segments]
+    tokens = list(map(make_tokenizer(tokenize), segments))
     if callable(tokenize.tokenizer):
         return _escaped_token_text(tokens)
     return "\n".join(map(" ".join, tokens))  # the named tokenizers' tokens come from str.split()
@@ -459,7 +457,7 @@ class ReferenceStatistics:
     says how many references each segment has (at least one).
     """
 
-    def __init__(self, text, counts, max_order):
+    def __init__(self, text: str, counts: Sequence[int], max_order: int):
         counts = np.asarray(counts, dtype=np.int64)
         self.segments = len(counts)
         self.long_tokens = {}
@@ -526,7 +524,8 @@ class ReferenceStatistics:
         return np.where(known, found - self.first[segment], self.vocabulary[segment]), known
 
 
-def chunk_statistics(text, references, max_order, ref_length="shortest"):
+def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: int,
+                     ref_length: str = "shortest") -> np.ndarray:
     """The statistics rows of one chunk, as an ``int64`` array of shape (n, 2 + 2N): ``text`` is
     a token text of its predictions, ``references`` their ``ReferenceStatistics``.
     Each row is its segment's (see above)."""
@@ -766,12 +765,12 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
     return bleu, [p / 100 for p in percents], brevity_penalty, ratio
 
 
-def sentence_scores(rows, settings):
+def sentence_scores(rows: np.ndarray, settings: "Settings") -> List[float]:
     """Each segment's BLEU, from its own row, with the same settings as the corpus score."""
     return [score_row(row, settings)["bleu"] for row in rows]
 
 
-def bootstrap_interval(rows, settings):
+def bootstrap_interval(rows: np.ndarray, settings: "Settings") -> List[float]:
     """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
 
     sacrebleu draws ``default_rng(seed).choice(n, size=(n_bootstrap, n))`` and reports the mean
@@ -785,7 +784,7 @@ def bootstrap_interval(rows, settings):
     return [scores[cut], scores[n_bootstrap - cut - 1]]
 
 
-def signature(settings, nrefs):
+def signature(settings: "Settings", nrefs) -> str:
     """A sacrebleu-style string naming every setting that can change the score."""
     if callable(settings.tokenize.tokenizer):
         tokenizer = f"custom({getattr(settings.tokenize.tokenizer, '__name__', type(settings.tokenize.tokenizer).__name__)})"
@@ -1348,7 +1347,9 @@ def _result(rows, reference_counts, settings):
     return result
 
 
-def corpus_rows(predictions, references, settings, cache=None, threads=1, progress=None, max_tokens=None):
+def corpus_rows(predictions: List[str], references: List[List[str]], settings: "Settings",
+                cache: Optional["ReferenceCache"] = None, threads: int = 1,
+                progress: Optional[Callable[[int], object]] = None, max_tokens: Optional[int] = None) -> np.ndarray:
     """The statistics rows of a corpus (``references``: a list of references per prediction).
 
     The corpus is counted a chunk of segments at a time, each chunk's token texts dropped once
@@ -1361,6 +1362,8 @@ def corpus_rows(predictions, references, settings, cache=None, threads=1, progre
 
     A ``ReferenceCache`` keeps the references' statistics for a later call with the same
     references (a training loop scores new predictions against them every epoch).
+
+    Returns an int64 array of shape (segments, 2 + 2 * max_order), one row per segment.
     """
     bounds = _chunk_bounds(len(predictions), threads)
     key = None
