@@ -614,8 +614,8 @@ def _dense_matches(references, predictions, max_order, segments):
         if n > 1:
             fits = remaining[positions] >= n
             positions = positions[fits]
-            grams, positions_keys = grams[fits], token[positions + n - 1]
-            grams = np.unique(grams * vocabulary + positions_keys, return_inverse=True)[1].reshape(-1)
+            grams, last_tokens = grams[fits], token[positions + n - 1]
+            grams = np.unique(grams * vocabulary + last_tokens, return_inverse=True)[1].reshape(-1)
         if len(positions) == 0:
             break
         distinct = int(grams.max()) + 1
