@@ -1309,8 +1309,7 @@ class Bleu(evaluate.Metric):
 
     def _rows(self, predictions, references, settings):
         """The statistics rows of a checked corpus, counted with this metric's reference cache."""
-        threads = _thread_count(self._threads, predictions, references, settings)
-        return corpus_rows(predictions, references, settings, self._reference_cache(), threads,
+        return corpus_rows(predictions, references, settings, self._reference_cache(), self._threads,
                            max_tokens=self._max_tokens)
 
     def _reference_cache(self):
@@ -1348,15 +1347,15 @@ def _result(rows, reference_counts, settings):
 
 
 def corpus_rows(predictions: List[str], references: List[List[str]], settings: "Settings",
-                cache: Optional["ReferenceCache"] = None, threads: int = 1,
+                cache: Optional["ReferenceCache"] = None, threads: Optional[int] = None,
                 progress: Optional[Callable[[int], object]] = None, max_tokens: Optional[int] = None) -> np.ndarray:
     """The statistics rows of a corpus (``references``: a list of references per prediction).
 
     The corpus is counted a chunk of segments at a time, each chunk's token texts dropped once
-    counted, so memory stays bounded and time linear. With ``threads`` > 1, worker threads count
-    the later chunks while this one counts the first: the time goes to numpy's sorting and
-    searching, which run outside the GIL. The workers end before this returns, even when it
-    is interrupted. ``progress``, if given, is called with each chunk's number of segments.
+    counted, so memory stays bounded and time linear. A big corpus is counted in up to ``threads``
+    threads (None: two where two cores are free): worker threads count the later chunks while
+    this one counts the first, since the time goes to numpy's sorting and searching, which run
+    outside the GIL. The workers end before this returns, even when it is interrupted. ``progress``, if given, is called with each chunk's number of segments.
     ``max_tokens``, if given, bounds the work: a ValueError as soon as the tokens (predictions
     and references) exceed it, before their n-grams are counted.
 
@@ -1365,9 +1364,11 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
 
     Returns an int64 array of shape (segments, 2 + 2 * max_order), one row per segment.
     """
+    reference_count = sum(map(len, references))
+    threads = _thread_count(threads, len(predictions) + reference_count, settings)
     bounds = _chunk_bounds(len(predictions), threads)
     key = None
-    if cache is not None and sum(map(len, references)) <= _REFERENCE_CACHE_REFERENCES:
+    if cache is not None and reference_count <= _REFERENCE_CACHE_REFERENCES:
         # The references' statistics depend on their tokens and the order, and on nothing else.
         key = (settings.tokenize, settings.statistics.max_order, len(bounds), *_references_key(references))
     cached = cache.get(key) if key else None
@@ -1444,14 +1445,16 @@ def _in_threads(work, items, threads):
         raise errors[0]
 
 
-def _thread_count(asked, predictions, references, settings):
-    """How many threads count this corpus: one for a small corpus (a thread would cost more than
-    it saves) and for a custom tokenizer (the user's function may not be thread-safe)."""
+def _thread_count(asked, documents, settings):
+    """How many threads count a corpus of this many documents (predictions plus references): one
+    for a small corpus (a thread would cost more than it saves) and for a custom tokenizer (the
+    user's function may not be thread-safe); else as asked, by default two where two cores are."""
+    if documents < _THREADS_MIN_DOCUMENTS or callable(settings.tokenize.tokenizer):
+        return 1
     if asked is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        asked = min(2, cores)
-    documents = len(predictions) + sum(map(len, references))
-    return 1 if documents < _THREADS_MIN_DOCUMENTS or callable(settings.tokenize.tokenizer) else asked
+        return min(2, cores)
+    return asked
 
 
 _THREADS_MIN_DOCUMENTS = 2_000  # predictions plus references
@@ -1601,13 +1604,12 @@ def main(argv=None):
 
 def _rows_with_progress(hypotheses, references, settings, quiet):
     """The statistics rows, under a progress bar on stderr when the input is big."""
-    threads = _thread_count(None, hypotheses, references, settings)
     if quiet or len(hypotheses) <= 2 * _CHUNK_SEGMENTS:
-        return corpus_rows(hypotheses, references, settings, threads=threads)
+        return corpus_rows(hypotheses, references, settings)
     from tqdm import tqdm
 
     with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as bar:
-        return corpus_rows(hypotheses, references, settings, threads=threads, progress=bar.update)
+        return corpus_rows(hypotheses, references, settings, progress=bar.update)
 
 
 if __name__ == "__main__":
