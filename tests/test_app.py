@@ -247,3 +247,13 @@ def test_page_in_a_real_browser(server, tmp_path):
         assert "Traceback" not in page.content()
         browser.close()
     assert (screenshots / "app.png").stat().st_size > 10_000
+
+
+def test_the_space_offers_korean_and_japanese():
+    assert {"ko-mecab", "ja-mecab"} <= set(app.TOKENIZERS)
+    from sacrebleu.metrics import BLEU
+
+    prediction = "私は毎朝電車で会社に行きます。"
+    result = app.score(prediction, "私は毎朝、電車で会社へ行く。", tokenizer="ja-mecab", max_order=2)
+    assert result["translation_length"] == len(BLEU(tokenize="ja-mecab")._preprocess_segment(prediction).split())
+    assert "tok:ja-mecab-" in result["signature"]
