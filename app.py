@@ -26,7 +26,9 @@ MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
 MAX_REQUEST_BYTES = MAX_BYTES + 1_000_000  # the text plus room for its JSON encoding
 MAX_TOKENS = 1_000_000  # predictions and references together: about a second and 400 MB at worst
 MAX_ORDER = 8  # the page's slider; the library takes up to bleu_metric.MAX_ORDER
-TOKENIZERS = list(bleu_metric.TOKENIZERS)
+# A SentencePiece tokenizer only where its model is on this machine (nothing is downloaded).
+TOKENIZERS = [name for name in bleu_metric.TOKENIZERS
+              if name not in bleu_metric.SPM_MODELS or os.path.isfile(bleu_metric.spm_model_path(name))]
 REF_LENGTHS = list(bleu_metric.REF_LENGTHS)
 # The smoothing choices, and the options each one means.
 SMOOTHING = {

@@ -254,6 +254,33 @@ def tokenize_ja_mecab(line: str) -> List[str]:
     return mecab_tagger("ja-mecab").parse(line.strip()).split()
 
 
+# sacrebleu's SentencePiece tokenizers (spBLEU): the model file each reads from sacrebleu's folder,
+# $SACREBLEU/models (else ~/.sacrebleu/models), and the name its signature gives. sacrebleu
+# downloads a missing model; this module never does: ``spm_model=`` names a file instead.
+SPM_MODELS = {
+    "flores101": ("sacrebleu_tokenizer_spm.model", "flores101"),
+    "flores200": ("flores200sacrebleuspm", "flores200"),
+    "spm": ("sacrebleu_tokenizer_spm.model", "flores101"),  # sacrebleu's old name for flores101
+}
+_SPM_PROCESSORS = {}
+
+
+def spm_model_path(tokenizer: str) -> str:
+    """Where sacrebleu keeps the model of a SentencePiece tokenizer (a name in SPM_MODELS)."""
+    folder = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
+    return os.path.join(folder, "models", SPM_MODELS[tokenizer][0])
+
+
+def tokenize_spm(line: str, model: str) -> List[str]:
+    """sacrebleu's flores101/flores200: the SentencePiece pieces of the line, by the model file."""
+    processor = _SPM_PROCESSORS.get(model)
+    if processor is None:
+        import sentencepiece
+
+        processor = _SPM_PROCESSORS.setdefault(model, sentencepiece.SentencePieceProcessor(model_file=model))
+    return processor.encode(line, out_type=str)
+
+
 TOKENIZERS = {
     "13a": tokenize_13a,
     "intl": tokenize_intl,
@@ -263,10 +290,11 @@ TOKENIZERS = {
     "moses": tokenize_moses,
     "ko-mecab": tokenize_ko_mecab,
     "ja-mecab": tokenize_ja_mecab,
+    **{name: tokenize_spm for name in SPM_MODELS},
 }
 # sacrebleu right-strips every segment before its tokenizers run; HF's 13a and sacremoses do not.
 # (13a's tokens differ only for a segment that ends in a hyphen and a line break.)
-_RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none", "ko-mecab", "ja-mecab"}
+_RSTRIPPED_BY_DEFAULT = {"intl", "zh", "char", "none", "ko-mecab", "ja-mecab", *SPM_MODELS}
 
 
 def _normalized(segments, tokenize):
@@ -284,6 +312,8 @@ def _segment_tokenizer(tokenize):
         return tokenize.tokenizer
     if tokenize.tokenizer == "moses":
         return functools.partial(tokenize_moses, lang=tokenize.lang)
+    if tokenize.tokenizer in SPM_MODELS:
+        return functools.partial(tokenize_spm, model=tokenize.spm_model)
     return TOKENIZERS[tokenize.tokenizer]
 
 
@@ -826,6 +856,10 @@ def signature(settings: "Settings", nrefs) -> str:
         tokenizer = f"custom({getattr(settings.tokenize.tokenizer, '__name__', type(settings.tokenize.tokenizer).__name__)})"
     elif settings.tokenize.tokenizer == "moses":
         tokenizer = f"moses-{settings.tokenize.lang}"
+    elif settings.tokenize.tokenizer in SPM_MODELS:  # sacrebleu's name, unless the model is another file
+        file, name = SPM_MODELS[settings.tokenize.tokenizer]
+        model = os.path.basename(settings.tokenize.spm_model)
+        tokenizer = name if model == file else f"{name}[{model}]"
     elif settings.tokenize.tokenizer in MECAB:  # as sacrebleu names them: ja-mecab-0.996-IPA
         name = settings.tokenize.tokenizer
         tokenizer = f"{name}-{mecab_tagger(name).version()}{MECAB[name][2]}"
@@ -874,6 +908,7 @@ class TokenizeSettings:
     lang: str = "en"  # the "moses" tokenizer's language
     lowercase: bool = False
     rstrip: Optional[bool] = None  # None: as the tokenizer's library does (_RSTRIPPED_BY_DEFAULT)
+    spm_model: Optional[str] = None  # a SentencePiece tokenizer's model file; None: sacrebleu's place
 
 
 @dataclasses.dataclass(frozen=True)
@@ -957,6 +992,23 @@ def _check_number(name, value):
     return value
 
 
+def _checked_spm_model(tokenizer, model):
+    """The absolute path of a SentencePiece tokenizer's model file, which must exist: nothing is
+    downloaded, at load time or at compute time."""
+    if importlib.util.find_spec("sentencepiece") is None:
+        raise ValueError(f"tokenizer={tokenizer!r} needs SentencePiece, which is not installed here: "
+                         f"pip install sentencepiece")
+    if model is not None and not isinstance(model, (str, os.PathLike)):
+        raise ValueError(f"spm_model must be the path of a SentencePiece model file, got {model!r:.80}")
+    path = os.path.abspath(spm_model_path(tokenizer) if model is None else os.fspath(model))
+    if not os.path.isfile(path):
+        where = f"spm_model={model!r}" if model is not None else "sacrebleu's folder ($SACREBLEU/models, else ~/.sacrebleu/models)"
+        raise ValueError(f"tokenizer={tokenizer!r} needs its SentencePiece model, and there is no file {path} "
+                         f"({where}): put sacrebleu's {SPM_MODELS[tokenizer][0]} there, or pass spm_model= with "
+                         f"its path; this metric downloads nothing")
+    return path
+
+
 def resolve_settings(preset: str = "default", **options) -> Settings:
     """Check the options once, at the boundary, over the preset's and the defaults.
 
@@ -984,6 +1036,11 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
     if tokenizer in MECAB and not all(importlib.util.find_spec(module) for module in MECAB[tokenizer][:2]):
         raise ValueError(f"tokenizer={tokenizer!r} needs MeCab and its dictionary, which are not installed "
                          f"here: {MECAB[tokenizer][3]}")
+    if tokenizer in SPM_MODELS:
+        merged["spm_model"] = _checked_spm_model(tokenizer, merged["spm_model"])
+    elif merged["spm_model"] is not None:
+        raise ValueError(f"spm_model applies only to the SentencePiece tokenizers {sorted(SPM_MODELS)}, "
+                         f"got tokenizer={tokenizer!r}")
     if not isinstance(merged["lang"], str) or not merged["lang"]:
         raise ValueError(f"lang must be a language code such as 'en', got {merged['lang']!r}")
     if merged["rstrip"] is None:
@@ -1071,8 +1128,11 @@ Args:
     references (list of list of str, or list of str): the references of each prediction.
         The number of references may differ from one prediction to the next.
     tokenizer (str or callable): "13a" (default: mteval-v13a, as in HF's bleu), sacrebleu's
-        "intl", "zh", "char", "none", "ko-mecab" or "ja-mecab" (Korean, Japanese), "moses"
-        (sacremoses), or any function str -> list[str].
+        "intl", "zh", "char", "none", "ko-mecab" or "ja-mecab" (Korean, Japanese), "flores101"
+        or "flores200" (SentencePiece, spBLEU), "moses" (sacremoses), or any function
+        str -> list[str].
+    spm_model (str): the model file of "flores101"/"flores200"; by default sacrebleu's, read
+        from $SACREBLEU/models or ~/.sacrebleu/models (never downloaded).
     lang (str): the language of the "moses" tokenizer, "en" by default.
     lowercase (bool): lowercase before tokenizing, as sacrebleu does.
     rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
@@ -1600,6 +1660,8 @@ def main(argv=None):
     parser.add_argument("-i", "--input", default="-", metavar="HYP", help="hypotheses (default: standard input)")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="whose conventions")
     parser.add_argument("-tok", "--tokenize", dest="tokenizer", choices=sorted(TOKENIZERS))
+    parser.add_argument("--spm-model", metavar="FILE", help="the model of a flores101/flores200 tokenizer "
+                        "(default: sacrebleu's, in $SACREBLEU/models)")
     parser.add_argument("--lang", help=f"language of the moses tokenizer (default: {DEFAULTS['lang']})")
     parser.add_argument("-lc", "--lowercase", action="store_const", const=True)
     parser.add_argument("--max-order", type=int)
