@@ -35,6 +35,7 @@ SMOOTHING = {
     "none": {},
     "add-one (HF smooth=True)": {"smooth": True},
     **{f"{method} (sacrebleu)": {"smooth_method": method} for method in bleu_metric.SMOOTH_DEFAULTS if method != "none"},
+    **{f"{method} (NLTK)": {"smooth_method": method} for method in bleu_metric.NLTK_SMOOTHING},
 }
 DEFAULTS = bleu_metric.DEFAULTS
 EXAMPLE_PREDICTIONS = "\n".join([

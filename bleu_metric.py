@@ -19,6 +19,7 @@ returns: the tensorflow/nmt algorithm with the mteval-v13a tokenizer.
 import collections
 import collections.abc
 import dataclasses
+import fractions
 import functools
 import importlib
 import importlib.util
@@ -710,12 +711,18 @@ def _dense_matches(references, predictions, max_order, segments):
 # ---------------------------------------------------------------------------------------------
 
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+# NLTK's SmoothingFunction methods (Chen & Cherry, 2014, as NLTK states them), with its defaults:
+# epsilon 0.1 for method1 (smooth_value sets it), alpha 5 for method6, k 5 for method4. Methods 5
+# and 7 are not here: they need each segment's 5-gram precision whatever max_order is.
+NLTK_SMOOTHING = {"method1": 0.1, "method2": None, "method3": None, "method4": None, "method6": None}
+_NLTK_ALPHA, _NLTK_K = 5, 5
 
 
-def score_row(stats: Sequence[int], settings: "Settings") -> Dict[str, object]:
+def score_row(stats: Sequence[int], settings: "Settings",
+              nltk_denominators: Optional[Sequence[int]] = None) -> Dict[str, object]:
     """Score one statistics row: a segment's, or the column sums of a corpus's rows.
 
-    Two arithmetic conventions, each kept operation for operation so the floats are identical:
+    Three arithmetic conventions, each kept operation for operation so the floats are identical:
 
     - ``smooth_method=None`` is HF's ``bleu`` (tensorflow/nmt): ``smooth`` adds one to matches
       and totals at every order (Lin & Och, 2004), any zero precision makes the geometric mean 0,
@@ -723,7 +730,18 @@ def score_row(stats: Sequence[int], settings: "Settings") -> Dict[str, object]:
       (with ``ref_length="closest"``, an empty closest reference gives BP 1, as the paper has it).
     - a ``smooth_method`` is sacrebleu's ``compute_bleu``: precisions in percent, Chen & Cherry
       (2014) smoothing, BP = exp(1 - r/c), and ``bleu`` = sacrebleu's score / 100.
+    - an NLTK method (``"method1"`` ...) is NLTK's ``corpus_bleu``/``sentence_bleu`` with that
+      ``SmoothingFunction`` method. NLTK divides each segment's matches by max(1, total):
+      ``nltk_denominators`` are those summed over a corpus's rows (one row derives its own).
+
+    With several weight sets (``weights`` a tuple of tuples), ``bleu`` is a list: one score each.
     """
+    weights = settings.scoring.weights
+    if weights is not None and isinstance(weights[0], tuple):
+        scores = [score_row(stats, dataclasses.replace(settings, scoring=dataclasses.replace(settings.scoring,
+                                                                                           weights=one)),
+                            nltk_denominators) for one in weights]
+        return {**scores[0], "bleu": [score["bleu"] for score in scores]}
     max_order = settings.statistics.max_order
     stats = [int(value) for value in stats]
     translation_length, ref_length = stats[0], stats[1]
@@ -731,6 +749,12 @@ def score_row(stats: Sequence[int], settings: "Settings") -> Dict[str, object]:
     if settings.scoring.smooth_method is None:
         bleu, precisions, brevity_penalty, ratio = _score_tensorflow_nmt(
             translation_length, ref_length, matches, totals, settings
+        )
+    elif settings.scoring.smooth_method in NLTK_SMOOTHING:
+        if nltk_denominators is None:
+            nltk_denominators = [max(1, total) for total in totals]
+        bleu, precisions, brevity_penalty, ratio = _score_nltk(
+            translation_length, ref_length, matches, totals, [int(d) for d in nltk_denominators], settings
         )
     else:
         bleu, precisions, brevity_penalty, ratio = _score_sacrebleu(
@@ -831,9 +855,58 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
     return bleu, [p / 100 for p in percents], brevity_penalty, ratio
 
 
-def sentence_scores(rows: np.ndarray, settings: "Settings") -> List[float]:
-    """Each segment's BLEU, from its own row, with the same settings as the corpus score."""
-    return [score_row(row, settings)["bleu"] for row in rows]
+def _score_nltk(translation_length, ref_length, matches, totals, denominators, settings):
+    method, order = settings.scoring.smooth_method, settings.statistics.max_order
+    ratio = translation_length / ref_length if ref_length else 0.0
+    if translation_length > ref_length:
+        brevity_penalty = 1.0
+    elif translation_length == 0:
+        brevity_penalty = 0.0
+    else:
+        brevity_penalty = math.exp(1 - ref_length / translation_length)
+    # NLTK keeps each precision as an unreduced fraction; method2 adds one to both of its terms.
+    precisions = [fractions.Fraction(m, d) for m, d in zip(matches, denominators)]
+    if matches[0] == 0:  # NLTK returns 0 before it smooths
+        return 0.0, [float(p) for p in precisions], brevity_penalty, ratio
+    halvings = 1
+    for n, (m, d) in enumerate(zip(matches, denominators)):
+        if method == "method1" and m == 0:
+            precisions[n] = (m + settings.scoring.smooth_value) / d
+        elif method == "method2" and n > 0:
+            precisions[n] = fractions.Fraction(m + 1, d + 1)
+        elif method == "method3" and m == 0:
+            precisions[n] = 1 / (2**halvings * d)
+            halvings += 1
+        elif method == "method4" and m == 0 and translation_length > 1:
+            precisions[n] = 1 / (2**halvings * _NLTK_K / math.log(translation_length)) / d
+            halvings += 1
+        elif method == "method6" and n > 1:
+            # NLTK asserts a trigram match first (an AssertionError without one); this gives the
+            # formula's value instead. Its l is the n-grams the hypothesis has: the raw total.
+            before = 0 if precisions[n - 2] == 0 else precisions[n - 1] ** 2 / precisions[n - 2]
+            precisions[n] = (m + _NLTK_ALPHA * before) / (totals[n] + _NLTK_ALPHA)
+    weights = settings.scoring.weights or (1 / order,) * order
+    bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions) if p > 0))
+    return bleu, [float(p) for p in precisions], brevity_penalty, ratio
+
+
+def score_corpus(rows: np.ndarray, settings: "Settings") -> Dict[str, object]:
+    """The result of a corpus's statistics rows: ``score_row`` of their sum (and, for NLTK's
+    arithmetic, of the sum of each row's max(1, total) per order)."""
+    denominators = None
+    if settings.scoring.smooth_method in NLTK_SMOOTHING:
+        denominators = np.maximum(rows[:, 2 + settings.statistics.max_order :], 1).sum(axis=0)
+    return score_row(rows.sum(axis=0), settings, denominators)
+
+
+def sentence_scores(rows: np.ndarray, settings: "Settings") -> list:
+    """Each segment's BLEU, from its own row, with the same settings as the corpus score; with
+    several weight sets, one such list per set."""
+    scores = [score_row(row, settings)["bleu"] for row in rows]
+    weights = settings.scoring.weights
+    if weights is not None and isinstance(weights[0], tuple):
+        return [list(column) for column in zip(*scores)]
+    return scores
 
 
 def bootstrap_interval(rows: np.ndarray, settings: "Settings") -> List[float]:
@@ -845,9 +918,14 @@ def bootstrap_interval(rows: np.ndarray, settings: "Settings") -> List[float]:
     """
     n_bootstrap, n = settings.output.n_bootstrap, len(rows)
     samples = np.random.default_rng(settings.output.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
-    scores = sorted(score_row(rows[sample].sum(axis=0), settings)["bleu"] for sample in samples)
+    scores = sorted(score_corpus(rows[sample], settings)["bleu"] for sample in samples)
     cut = n_bootstrap // 40
     return [scores[cut], scores[n_bootstrap - cut - 1]]
+
+
+def _weight_sets(settings):
+    weights = settings.scoring.weights
+    return weights if isinstance(weights[0], tuple) else (weights,)
 
 
 def signature(settings: "Settings", nrefs) -> str:
@@ -882,7 +960,7 @@ def signature(settings: "Settings", nrefs) -> str:
         f"reflen:{settings.statistics.ref_length}",
         f"order:{settings.statistics.max_order}"
         if settings.scoring.weights is None
-        else "weights:" + ",".join(f"{w:g}" for w in settings.scoring.weights),
+        else "weights:" + "/".join(",".join(f"{w:g}" for w in one) for one in _weight_sets(settings)),
     ]
     if settings.tokenize.rstrip != (settings.tokenize.tokenizer in _RSTRIPPED_BY_DEFAULT):
         fields.append(f"rstrip:{'yes' if settings.tokenize.rstrip else 'no'}")
@@ -1009,6 +1087,22 @@ def _checked_spm_model(tokenizer, model):
     return path
 
 
+def _is_sequence(value):
+    return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__") and hasattr(value, "__len__")
+
+
+def _checked_weights(weights):
+    """One weight set, checked, as a tuple of floats."""
+    if not _is_sequence(weights):
+        raise ValueError(f"weights must be a sequence of numbers (or of weight sets), got {weights!r:.80}")
+    weights = tuple(float(_check_number("weights", w)) for w in itertools.islice(weights, MAX_ORDER + 1))
+    if len(weights) > MAX_ORDER:
+        raise ValueError(f"weights must hold at most {MAX_ORDER} numbers, one per order (max_order is at most {MAX_ORDER})")
+    if not weights or sum(weights) == 0:
+        raise ValueError(f"weights must hold at least one positive number, got {list(weights)!r}")
+    return weights
+
+
 def resolve_settings(preset: str = "default", **options) -> Settings:
     """Check the options once, at the boundary, over the preset's and the defaults.
 
@@ -1050,36 +1144,44 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
 
     weights = merged["weights"]
     if weights is not None:
-        if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
-            raise ValueError(f"weights must be a sequence of numbers, got {weights!r}")
-        weights = tuple(float(_check_number("weights", w)) for w in itertools.islice(weights, MAX_ORDER + 1))
-        if len(weights) > MAX_ORDER:
-            raise ValueError(f"weights must hold at most {MAX_ORDER} numbers, one per order (max_order is at most {MAX_ORDER})")
-        if not weights or sum(weights) == 0:
-            raise ValueError(f"weights must hold at least one positive number, got {list(weights)!r}")
-        if "max_order" in given and _check_int("max_order", given["max_order"], 1, MAX_ORDER) != len(weights):
-            raise ValueError(f"max_order={given['max_order']!r} disagrees with the {len(weights)} weights {list(weights)!r}")
-        merged["weights"], merged["max_order"] = weights, len(weights)
+        if _is_sequence(weights) and weights and all(map(_is_sequence, weights)):
+            # Several weight sets, as NLTK's corpus_bleu takes them: one score each.
+            weights = tuple(_checked_weights(one) for one in itertools.islice(weights, 1000))
+            order = max(map(len, weights))
+        else:
+            weights = _checked_weights(weights)
+            order = len(weights)
+        if "max_order" in given and _check_int("max_order", given["max_order"], 1, MAX_ORDER) != order:
+            given_weights = f"weight sets {[list(one) for one in weights]!r:.200}" if isinstance(weights[0], tuple) \
+                else f"{len(weights)} weights {list(weights)!r}"
+            raise ValueError(f"max_order={given['max_order']!r} disagrees with the {given_weights}, which set {order} orders")
+        merged["weights"], merged["max_order"] = weights, order
+        if merged["n_bootstrap"] and isinstance(weights[0], tuple):
+            raise ValueError("n_bootstrap takes one weight set at a time, got several weights")
     merged["max_order"] = _check_int("max_order", merged["max_order"], 1, MAX_ORDER)
     if merged["ref_length"] not in REF_LENGTHS:
         raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {merged['ref_length']!r}")
 
     smooth_method = merged["smooth_method"]
-    if smooth_method is not None and smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"smooth_method must be None or one of {list(SMOOTH_DEFAULTS)}, got {smooth_method!r}")
+    methods = {**SMOOTH_DEFAULTS, **NLTK_SMOOTHING}
+    if smooth_method is not None and smooth_method not in methods:
+        raise ValueError(f"smooth_method must be None or one of {list(methods)} (sacrebleu's, then NLTK's), "
+                         f"got {smooth_method!r}")
     if merged["smooth"] and smooth_method is not None:
         raise ValueError(
             f"smooth=True (HF's add-one) conflicts with smooth_method={smooth_method!r}; choose one of the two"
         )
     if merged["smooth_value"] is not None:
-        if smooth_method not in ("floor", "add-k"):
+        if smooth_method not in ("floor", "add-k", "method1"):
             raise ValueError(
-                f"smooth_value={merged['smooth_value']!r} applies only to smooth_method 'floor' or 'add-k', "
-                f"got smooth_method={smooth_method!r}"
+                f"smooth_value={merged['smooth_value']!r} applies only to smooth_method 'floor', 'add-k' or "
+                f"'method1' (NLTK's epsilon), got smooth_method={smooth_method!r}"
             )
         _check_number("smooth_value", merged["smooth_value"])
     elif smooth_method is not None:
-        merged["smooth_value"] = SMOOTH_DEFAULTS[smooth_method]  # floor 0.1, add-k 1; None for the others
+        merged["smooth_value"] = methods[smooth_method]  # floor 0.1, add-k 1, method1 0.1; None for the others
+    if merged["effective_order"] and smooth_method in NLTK_SMOOTHING:
+        raise ValueError(f"effective_order=True is sacrebleu's; it does not apply to NLTK's {smooth_method}")
     if merged["effective_order"] and weights is not None:
         raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
 
@@ -1138,10 +1240,12 @@ Args:
     rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
     max_order (int): the largest n-gram order, 4 by default, at most 20.
     ref_length (str): "shortest" (default, HF) or "closest" (Papineni et al., sacrebleu, NLTK).
-    weights (list of float): n-gram weights as in NLTK; their number sets the order.
+    weights (list of float, or a list of such lists): n-gram weights as in NLTK; their number
+        sets the order. Several weight sets make bleu and sentence_bleu lists, one entry each.
     smooth (bool): add one to matches and totals at every order (Lin & Och, 2004).
-    smooth_method (str): None (HF's arithmetic) or sacrebleu's "none", "floor", "add-k", "exp".
-    smooth_value (float): the value of "floor" (0.1) or "add-k" (1).
+    smooth_method (str): None (HF's arithmetic), sacrebleu's "none", "floor", "add-k", "exp", or
+        NLTK's SmoothingFunction "method1", "method2", "method3", "method4", "method6".
+    smooth_value (float): the value of "floor" (0.1), "add-k" (1) or "method1" (epsilon, 0.1).
     effective_order (bool): average only the orders that have n-grams, as sacrebleu does.
     sentence_level (bool): add "sentence_bleu", one score per prediction.
     signature (bool): add "signature", naming every setting that can change the score.
@@ -1438,7 +1542,7 @@ class Bleu(evaluate.Metric):
 
 def _result(rows, reference_counts, settings):
     """The result dict of a corpus's statistics rows, with the extra keys the settings ask for."""
-    result = score_row(rows.sum(axis=0), settings)
+    result = score_corpus(rows, settings)
     if settings.output.sentence_level:
         result["sentence_bleu"] = sentence_scores(rows, settings)
     if settings.output.n_bootstrap:
@@ -1668,7 +1772,7 @@ def main(argv=None):
     parser.add_argument("--weights", type=float, nargs="+", metavar="W")
     parser.add_argument("--ref-length", choices=REF_LENGTHS)
     parser.add_argument("--smooth", action="store_const", const=True, help="HF's add-one smoothing")
-    parser.add_argument("-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS))
+    parser.add_argument("-s", "--smooth-method", choices=[*SMOOTH_DEFAULTS, *NLTK_SMOOTHING])
     parser.add_argument("--smooth-value", type=float)
     parser.add_argument("-e", "--effective-order", action="store_const", const=True)
     parser.add_argument("--n-bootstrap", type=int, metavar="N", help="add a 95%% bootstrap interval")
