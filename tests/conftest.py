@@ -37,6 +37,11 @@ def sacrebleu_preset():
     return evaluate.load(METRIC_PATH, "sacrebleu")
 
 
+@pytest.fixture(scope="session")
+def nltk_preset():
+    return evaluate.load(METRIC_PATH, "nltk")
+
+
 def read_lines(path):
     return pathlib.Path(path).read_text(encoding="utf-8").split("\n")[:-1]
 

@@ -151,3 +151,23 @@ def plain_row(prediction, references, max_order, ref_length="shortest"):
     else:
         chosen = min(lengths, key=lambda length: (abs(length - len(prediction)), length))
     return [len(prediction), chosen] + matches + totals
+
+
+def nltk_quietly(function, *args, **kwargs):
+    """Call an NLTK function without its warning for every order that has no match."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def random_cases(seed, count=1000):
+    """NLTK's classic check (the seed 002 protocol): words from a b c d e, 0-9 words a sentence,
+    1-4 references."""
+    import random
+
+    rng = random.Random(seed)
+    sentence = lambda: " ".join(rng.choice("abcde") for _ in range(rng.randint(0, 9)))  # noqa: E731
+    predictions = [sentence() for _ in range(count)]
+    return predictions, [[sentence() for _ in range(rng.randint(1, 4))] for _ in range(count)]

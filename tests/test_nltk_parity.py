@@ -2,39 +2,15 @@
 NLTK's two quirks do not apply, the quirks themselves, and NLTK's worked example."""
 
 import math
-import random
-import warnings
 
-import evaluate
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import corpus_bleu, modified_precision, sentence_bleu
 
-from conftest import METRIC_PATH
+from oracles import nltk_quietly, random_cases
 
 NLTK_OPTIONS = {"tokenizer": "none", "ref_length": "closest"}
-
-
-@pytest.fixture(scope="module")
-def nltk_preset():
-    return evaluate.load(METRIC_PATH, "nltk")
-
-
-def nltk_quietly(function, *args, **kwargs):
-    """NLTK warns for every order without a match; the tests expect that."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
-
-
-def random_cases(seed, count=1000):
-    """The classic check: words from a b c d e, 0-9 words a sentence, 1-4 references."""
-    rng = random.Random(seed)
-    sentence = lambda: " ".join(rng.choice("abcde") for _ in range(rng.randint(0, 9)))  # noqa: E731
-    predictions = [sentence() for _ in range(count)]
-    references = [[sentence() for _ in range(rng.randint(1, 4))] for _ in range(count)]
-    return predictions, references
 
 
 @pytest.mark.parametrize("weights", [None, (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.4, 0.3, 0.2, 0.1), (0.7, 0.3, 0.0, 0.0)])

@@ -4,37 +4,17 @@ does not depend on the last sentence alone."""
 
 import math
 import random
-import warnings
 
-import evaluate
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from conftest import METRIC_PATH
+from oracles import nltk_quietly as quietly
+from oracles import random_cases
 
 METHODS = ["method1", "method2", "method3", "method4", "method6"]
 WEIGHT_SETS = [(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)]
-
-
-@pytest.fixture(scope="module")
-def nltk_preset():
-    return evaluate.load(METRIC_PATH, "nltk")
-
-
-def quietly(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
-
-
-def random_cases(seed, count=1000):
-    """Words from a b c d e, 0-9 words a sentence, 1-4 references."""
-    rng = random.Random(seed)
-    sentence = lambda: " ".join(rng.choice("abcde") for _ in range(rng.randint(0, 9)))  # noqa: E731
-    predictions = [sentence() for _ in range(count)]
-    return predictions, [[sentence() for _ in range(rng.randint(1, 4))] for _ in range(count)]
 
 
 def split(references):
