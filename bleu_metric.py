@@ -712,10 +712,20 @@ def _dense_matches(references, predictions, max_order, segments):
 
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 # NLTK's SmoothingFunction methods (Chen & Cherry, 2014, as NLTK states them), with its defaults:
-# epsilon 0.1 for method1 (smooth_value sets it), alpha 5 for method6, k 5 for method4. Methods 5
-# and 7 are not here: they need each segment's 5-gram precision whatever max_order is.
-NLTK_SMOOTHING = {"method1": 0.1, "method2": None, "method3": None, "method4": None, "method6": None}
+# epsilon 0.1 for method1 (smooth_value sets it), alpha 5 for method6, k 5 for method4 and 7.
+NLTK_SMOOTHING = {f"method{number}": (0.1 if number == 1 else None) for number in range(1, 8)}
+# NLTK's methods 5 and 7 read each segment's 5-gram precision, whatever the order: the rows
+# count through order 5 for them (see `counted_orders`).
+_NLTK_FIFTH_ORDER = {"method5", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5
+
+
+def counted_orders(settings: "Settings") -> int:
+    """How many n-gram orders the statistics rows count: max_order, or at least 5 for NLTK's
+    method5 and method7, which smooth with the 5-gram precision. The score uses max_order."""
+    if settings.scoring.smooth_method in _NLTK_FIFTH_ORDER:
+        return max(settings.statistics.max_order, 5)
+    return settings.statistics.max_order
 
 
 def score_row(stats: Sequence[int], settings: "Settings",
@@ -742,7 +752,7 @@ def score_row(stats: Sequence[int], settings: "Settings",
                                                                                            weights=one)),
                             nltk_denominators) for one in weights]
         return {**scores[0], "bleu": [score["bleu"] for score in scores]}
-    max_order = settings.statistics.max_order
+    max_order = counted_orders(settings)
     stats = [int(value) for value in stats]
     translation_length, ref_length = stats[0], stats[1]
     matches, totals = stats[2 : 2 + max_order], stats[2 + max_order :]
@@ -865,11 +875,11 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
     else:
         brevity_penalty = math.exp(1 - ref_length / translation_length)
     # NLTK keeps each precision as an unreduced fraction; method2 adds one to both of its terms.
-    precisions = [fractions.Fraction(m, d) for m, d in zip(matches, denominators)]
+    precisions = [fractions.Fraction(m, d) for m, d in zip(matches[:order], denominators)]
     if matches[0] == 0:  # NLTK returns 0 before it smooths
         return 0.0, [float(p) for p in precisions], brevity_penalty, ratio
     halvings = 1
-    for n, (m, d) in enumerate(zip(matches, denominators)):
+    for n, (m, d) in enumerate(zip(matches[:order], denominators)):
         if method == "method1" and m == 0:
             precisions[n] = (m + settings.scoring.smooth_value) / d
         elif method == "method2" and n > 0:
@@ -877,7 +887,7 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
         elif method == "method3" and m == 0:
             precisions[n] = 1 / (2**halvings * d)
             halvings += 1
-        elif method == "method4" and m == 0 and translation_length > 1:
+        elif method in ("method4", "method7") and m == 0 and translation_length > 1:
             precisions[n] = 1 / (2**halvings * _NLTK_K / math.log(translation_length)) / d
             halvings += 1
         elif method == "method6" and n > 1:
@@ -885,6 +895,13 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
             # formula's value instead. Its l is the n-grams the hypothesis has: the raw total.
             before = 0 if precisions[n - 2] == 0 else precisions[n - 1] ** 2 / precisions[n - 2]
             precisions[n] = (m + _NLTK_ALPHA * before) / (totals[n] + _NLTK_ALPHA)
+    if method in _NLTK_FIFTH_ORDER:
+        # Each order averages the one before (already averaged; order 1 counts one more), itself
+        # and the next, where the next after the last is the 5-gram precision, whatever the order.
+        after = precisions + [fractions.Fraction(matches[4], denominators[4])]
+        previous = precisions[0] + 1
+        for n in range(order):
+            precisions[n] = previous = (previous + after[n] + after[n + 1]) / 3
     weights = settings.scoring.weights or (1 / order,) * order
     bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions) if p > 0))
     return bleu, [float(p) for p in precisions], brevity_penalty, ratio
@@ -895,7 +912,7 @@ def score_corpus(rows: np.ndarray, settings: "Settings") -> Dict[str, object]:
     arithmetic, of the sum of each row's max(1, total) per order)."""
     denominators = None
     if settings.scoring.smooth_method in NLTK_SMOOTHING:
-        denominators = np.maximum(rows[:, 2 + settings.statistics.max_order :], 1).sum(axis=0)
+        denominators = np.maximum(rows[:, 2 + counted_orders(settings) :], 1).sum(axis=0)
     return score_row(rows.sum(axis=0), settings, denominators)
 
 
@@ -1244,7 +1261,7 @@ Args:
         sets the order. Several weight sets make bleu and sentence_bleu lists, one entry each.
     smooth (bool): add one to matches and totals at every order (Lin & Och, 2004).
     smooth_method (str): None (HF's arithmetic), sacrebleu's "none", "floor", "add-k", "exp", or
-        NLTK's SmoothingFunction "method1", "method2", "method3", "method4", "method6".
+        NLTK's SmoothingFunction "method1" ... "method7".
     smooth_value (float): the value of "floor" (0.1), "add-k" (1) or "method1" (epsilon, 0.1).
     effective_order (bool): average only the orders that have n-grams, as sacrebleu does.
     sentence_level (bool): add "sentence_bleu", one score per prediction.
@@ -1484,7 +1501,7 @@ class Bleu(evaluate.Metric):
         predictions, references, _ = _check_inputs(predictions, references)
         references = _reference_lists(references)
         rows = self._rows(predictions, references, settings)
-        order = settings.statistics.max_order
+        order = counted_orders(settings)
         return {
             "prediction_length": rows[:, 0].tolist(),
             "reference_length": rows[:, 1].tolist(),
@@ -1508,9 +1525,10 @@ class Bleu(evaluate.Metric):
             ) from None
         if len(counts) == 0:
             raise ValueError("statistics is empty: BLEU needs at least one segment")
-        if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != settings.statistics.max_order:
+        if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != counted_orders(settings):
             raise ValueError(f"statistics hold {matches.shape[-1] if matches.ndim == 2 else 'no'} orders of matches "
-                             f"and totals, but max_order is {settings.statistics.max_order}; use the same order for both")
+                             f"and totals, but max_order is {settings.statistics.max_order} (these options count "
+                             f"{counted_orders(settings)} orders); use the same options for both")
         rows = np.column_stack([lengths[0], lengths[1], matches, totals])
         return _result(rows, counts, settings)
 
@@ -1577,7 +1595,7 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
     key = None
     if cache is not None and reference_count <= _REFERENCE_CACHE_REFERENCES:
         # The references' statistics depend on their tokens and the order, and on nothing else.
-        key = (settings.tokenize, settings.statistics.max_order, len(bounds), *_references_key(references))
+        key = (settings.tokenize, counted_orders(settings), len(bounds), *_references_key(references))
     cached = cache.get(key) if key else None
     prepared = list(cached) if cached else [None] * len(bounds)
     rows, spent, spending = [None] * len(bounds), [0], threading.Lock()
@@ -1602,15 +1620,15 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
                 chunk = references[start:end]
                 reference_text = token_text(list(itertools.chain.from_iterable(chunk)), settings.tokenize)
                 spend(reference_text)
-                prepared[number] = ReferenceStatistics(reference_text, list(map(len, chunk)), settings.statistics.max_order)
-            rows[number] = chunk_statistics(text, prepared[number], settings.statistics.max_order, settings.statistics.ref_length)
+                prepared[number] = ReferenceStatistics(reference_text, list(map(len, chunk)), counted_orders(settings))
+            rows[number] = chunk_statistics(text, prepared[number], counted_orders(settings), settings.statistics.ref_length)
             if progress:
                 progress(end - start)
 
     _in_threads(count, range(len(bounds)), threads)
     if key and not cached:
         cache.put(key, prepared)
-    return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * settings.statistics.max_order), dtype=np.int64)
+    return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * counted_orders(settings)), dtype=np.int64)
 
 
 def _chunk_bounds(segments, threads):

@@ -13,7 +13,7 @@ from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_b
 from oracles import nltk_quietly as quietly
 from oracles import random_cases
 
-METHODS = ["method1", "method2", "method3", "method4", "method6"]
+METHODS = ["method1", "method2", "method3", "method4", "method5", "method6", "method7"]
 WEIGHT_SETS = [(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.25, 0.25, 0.25, 0.25)]
 
 
@@ -94,5 +94,24 @@ def test_options_that_do_not_combine(nltk_preset):
         nltk_preset.compute(predictions=["a b"], references=["a b"], weights=WEIGHT_SETS, n_bootstrap=10)
     with pytest.raises(ValueError, match="effective_order=True is sacrebleu's"):
         nltk_preset.compute(predictions=["a b"], references=["a b"], smooth_method="method2", effective_order=True)
-    with pytest.raises(ValueError, match="smooth_method.*method1.*method6"):
-        nltk_preset.compute(predictions=["a b"], references=["a b"], smooth_method="method5")
+    with pytest.raises(ValueError, match="smooth_method.*method1.*method7"):
+        nltk_preset.compute(predictions=["a b"], references=["a b"], smooth_method="method8")
+
+
+@pytest.mark.parametrize("method", ["method5", "method7"])
+@pytest.mark.parametrize("weights", [(0.5, 0.5), (0.2,) * 5, (1 / 6,) * 6])
+def test_methods_5_and_7_read_the_5_gram_precision_at_any_order(nltk_preset, method, weights):
+    """NLTK smooths the last order with the 5-gram precision, whatever the order: the rows count
+    through order 5 for these methods, and statistics() and score_statistics() agree on that."""
+    predictions, references = random_cases(seed=5, count=300)
+    ours = nltk_preset.compute(predictions=predictions, references=references, smooth_method=method,
+                               weights=weights, sentence_level=True)
+    smoothing = getattr(SmoothingFunction(), method)
+    for prediction, segment_references, score in zip(predictions, references, ours["sentence_bleu"]):
+        expected = quietly(sentence_bleu, split([segment_references])[0], prediction.split(), weights=weights,
+                           smoothing_function=smoothing)
+        assert math.isclose(score, expected, rel_tol=0, abs_tol=1e-12)
+    columns = nltk_preset.statistics(predictions, references, smooth_method=method, weights=weights)
+    assert len(columns["matches"][0]) == max(5, len(weights))
+    scored = nltk_preset.score_statistics(columns, smooth_method=method, weights=weights, sentence_level=True)
+    assert scored == ours and len(ours["precisions"]) == len(weights)

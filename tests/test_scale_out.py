@@ -16,6 +16,8 @@ OPTION_SETS = [
     {"smooth": True, "max_order": 3},
     {"tokenizer": "intl", "ref_length": "closest", "smooth_method": "exp", "sentence_level": True},
     {"weights": [0.5, 0.3, 0.2], "signature": True, "n_bootstrap": 50},
+    {"tokenizer": "none", "ref_length": "closest", "smooth_method": "method5", "max_order": 2, "sentence_level": True},
+    {"smooth_method": "method6", "weights": [(0.5, 0.5), (0.25, 0.25, 0.25, 0.25)], "sentence_level": True},
 ]
 
 
