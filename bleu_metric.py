@@ -819,6 +819,23 @@ def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, setti
 
 
 def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
+    score, percents, brevity_penalty, ratio = sacrebleu_percent(translation_length, ref_length, matches, totals,
+                                                                settings)
+    if settings.scoring.weights is not None:  # NLTK's weights on sacrebleu's precisions: not on percentages
+        used = [(w, p / 100) for w, p in zip(settings.scoring.weights, percents) if w > 0]
+        bleu = 0.0 if min(p for _, p in used) == 0 else brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used))
+    else:
+        # exp(log(100)) is 100.00000000000004, so a perfect score would come out a few ulps above 1:
+        # BLEU is at most 1.
+        bleu = min(1.0, score / 100)
+    return bleu, [p / 100 for p in percents], brevity_penalty, ratio
+
+
+def sacrebleu_percent(translation_length, ref_length, matches, totals, settings):
+    """sacrebleu's ``compute_bleu``, operation for operation, on its 0-100 scale: (score,
+    precisions in percent, brevity penalty, ratio). The lengths are ints; matches and totals may
+    be ints or, as in sacrebleu's resampling, float32 numbers, whose arithmetic it then follows.
+    (sacrebleu has no weights: the score is uniform over the orders.)"""
     method, max_order = settings.scoring.smooth_method, settings.statistics.max_order
     value = settings.scoring.smooth_value
     ratio = translation_length / ref_length if ref_length else 0.0
@@ -849,20 +866,12 @@ def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
             percents[n - 1] = 100.0 * correct / total
 
     used = percents[:order]
-    if settings.scoring.weights is not None:
-        used = [(w, p / 100) for w, p in zip(settings.scoring.weights, used) if w > 0]
-        if min(p for _, p in used) == 0:
-            bleu = 0.0
-        else:
-            bleu = brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used))
-    elif min(used) == 0:
+    if min(used) == 0:
         # sacrebleu takes log(0) as -9999999999, which makes its score exactly 0.0.
-        bleu = 0.0
+        score = 0.0
     else:
-        # Exactly sacrebleu's arithmetic, on percentages; but exp(log(100)) is 100.00000000000004,
-        # so a perfect score would come out a few ulps above 1: BLEU is at most 1.
-        bleu = min(1.0, brevity_penalty * math.exp(sum([math.log(p) for p in used]) / order) / 100)
-    return bleu, [p / 100 for p in percents], brevity_penalty, ratio
+        score = brevity_penalty * math.exp(sum([math.log(p) for p in used]) / order)
+    return score, percents, brevity_penalty, ratio
 
 
 def _score_nltk(translation_length, ref_length, matches, totals, denominators, settings):
@@ -938,6 +947,93 @@ def bootstrap_interval(rows: np.ndarray, settings: "Settings") -> List[float]:
     scores = sorted(score_corpus(rows[sample], settings)["bleu"] for sample in samples)
     cut = n_bootstrap // 40
     return [scores[cut], scores[n_bootstrap - cut - 1]]
+
+
+# Is system B really better than A? sacrebleu's paired tests (its significance.py), on statistics
+# rows: no tokenizing per sample. The default number of samples is sacrebleu's.
+PAIRED_TESTS = {"bootstrap": 1000, "randomization": 10000}
+
+
+def paired_test_rows(rows: Dict[str, np.ndarray], baseline: str, settings: "Settings", test: str = "bootstrap",
+                     n_samples: Optional[int] = None, seed: Optional[int] = 12345) -> Dict[str, Dict[str, object]]:
+    """Paired bootstrap resampling or paired approximate randomization of each system against
+    the baseline, exactly as sacrebleu's ``PairedTest`` computes them.
+
+    Args:
+        rows: each system's statistics rows, the same segments in the same order.
+        baseline: the name of the baseline system, a key of ``rows``.
+        test: "bootstrap" (Koehn, 2004) or "randomization" (Riezler & Maxwell, 2005).
+        n_samples: resamples or trials; by default 1000 and 10000, as in sacrebleu.
+        seed: numpy's ``default_rng`` seed (sacrebleu's SACREBLEU_SEED); None draws from the OS.
+    Returns:
+        ``{name: {"bleu", "p_value", "mean", "ci"}}``: the score in 0..1; the p-value of the
+        difference from the baseline (None for the baseline); with the bootstrap, the mean of the
+        resampled scores and the half-width of their 95% interval (None with randomization, as in
+        sacrebleu). In sacrebleu's convention the test runs on its 0-100 scale, its resampled
+        sums in float32 as it has them, and mean and ci are divided by 100 like the score.
+    """
+    n_samples = n_samples or PAIRED_TESTS[test]
+    percent = settings.scoring.smooth_method in SMOOTH_DEFAULTS
+    columns = {name: _paired_columns(system_rows, settings) for name, system_rows in rows.items()}
+    segments = len(columns[baseline])
+
+    def score(sums):
+        """The score the test compares, of summed columns (ints, or float32 in sacrebleu's bootstrap)."""
+        order = counted_orders(settings)
+        if percent:
+            return sacrebleu_percent(int(sums[0]), int(sums[1]), sums[2 : 2 + order], sums[2 + order : 2 + 2 * order],
+                                     settings)[0]
+        return score_row(sums[: 2 + 2 * order], settings, sums[2 + 2 * order :] if len(sums) > 2 + 2 * order else None)["bleu"]
+
+    scale = 100 if percent else 1
+    totals = {name: score(system_columns.sum(axis=0)) for name, system_columns in columns.items()}
+    results = {name: {"bleu": score_corpus(system_rows, settings)["bleu"], "p_value": None, "mean": None, "ci": None}
+               for name, system_rows in rows.items()}
+    if test == "bootstrap":
+        # Each resample, as how many times it draws each segment: its sums are counts @ columns.
+        drawn = np.random.default_rng(seed).choice(segments, size=(n_samples, segments), replace=True)
+        counts = np.bincount((np.arange(n_samples)[:, None] * segments + drawn).ravel(),
+                             minlength=n_samples * segments).reshape(n_samples, segments)
+        resampled = {}
+        for name, system_columns in columns.items():
+            sums = counts @ system_columns
+            resampled[name] = np.array([score(row) for row in (sums.astype(np.float32) if percent else sums)])
+            ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
+            cut = n_samples // 40
+            results[name]["mean"] = float(ordered.mean()) / scale
+            results[name]["ci"] = float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])) / scale
+        for name in columns:
+            if name != baseline:
+                differences = np.abs(resampled[name] - resampled[baseline])
+                results[name]["p_value"] = _p_value(differences - differences.mean(),
+                                                    abs(totals[baseline] - totals[name]))
+    else:
+        for name, system_columns in columns.items():
+            if name == baseline:
+                continue
+            # Each trial swaps a random half of the segments between the two systems.
+            swapped = np.random.default_rng(seed).integers(2, size=(n_samples, segments), dtype=bool)
+            both = columns[baseline].sum(axis=0) + system_columns.sum(axis=0)
+            difference = (columns[baseline] - system_columns).astype(np.float64)  # exact: sums stay below 2**53
+            trials = []
+            for start in range(0, n_samples, 1000):
+                first = (system_columns.sum(axis=0) + swapped[start : start + 1000] @ difference).round().astype(np.int64)
+                trials += [abs(score(a) - score(b)) for a, b in zip(first, both - first)]
+            results[name]["p_value"] = _p_value(np.array(trials), abs(totals[baseline] - totals[name]))
+    return results
+
+
+def _paired_columns(rows, settings):
+    """The columns a paired test sums: the rows, and for NLTK's arithmetic each row's max(1, total)."""
+    if settings.scoring.smooth_method in NLTK_SMOOTHING:
+        return np.column_stack([rows, np.maximum(rows[:, 2 + counted_orders(settings) :], 1)])
+    return rows
+
+
+def _p_value(statistics, observed):
+    """The share of samples whose statistic exceeds the observed one, counting the observed
+    itself (multeval's and sacrebleu's +1)."""
+    return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)
 
 
 def _weight_sets(settings):
@@ -1509,6 +1605,46 @@ class Bleu(evaluate.Metric):
             "totals": rows[:, 2 + order :].tolist(),
             "references": [len(segment_references) for segment_references in references],
         }
+
+    def paired_test(self, systems, references, baseline=None, test="bootstrap", n_samples=None, seed=12345,
+                    **options):
+        """Is a system really better than the baseline? sacrebleu's paired tests, on statistics.
+
+        Args:
+            systems: a dict from each system's name to its predictions, all against ``references``.
+            references: as for ``compute``.
+            baseline: the name of the baseline system; by default the first.
+            test: "bootstrap" (paired bootstrap resampling) or "randomization" (paired approximate
+                randomization), as sacrebleu's --paired-bs and --paired-ar.
+            n_samples: resamples or trials; by default sacrebleu's 1000 and 10000.
+            seed: the random seed, sacrebleu's 12345 by default; None draws from the OS.
+            **options: any option of ``compute`` (the "sacrebleu" preset gives sacrebleu's numbers).
+        Returns:
+            ``{name: {"bleu", "p_value", "mean", "ci"}}`` (see ``paired_test_rows``).
+        """
+        settings = resolve_settings(self.config_name, **options)
+        if not isinstance(systems, collections.abc.Mapping) or len(systems) < 2:
+            raise ValueError(f"systems must be a dict from a name to that system's predictions, with at least two "
+                             f"systems, got {type(systems).__name__}: {systems!r:.80}")
+        baseline = next(iter(systems)) if baseline is None else baseline
+        if baseline not in systems:
+            raise ValueError(f"baseline must be one of the systems {list(systems)}, got {baseline!r}")
+        if test not in PAIRED_TESTS:
+            raise ValueError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r}")
+        if n_samples is not None:
+            _check_int("n_samples", n_samples, 1)
+        if seed is not None:
+            _check_int("seed", seed, 0)
+        if settings.scoring.weights is not None and isinstance(settings.scoring.weights[0], tuple):
+            raise ValueError("paired_test takes one weight set at a time, got several weights")
+        rows = {}
+        for name, predictions in systems.items():
+            try:
+                predictions, checked, _ = _check_inputs(predictions, references)
+            except (TypeError, ValueError) as error:
+                raise type(error)(f"systems[{name!r}]: {error}") from None
+            rows[name] = self._rows(predictions, _reference_lists(checked), settings)
+        return paired_test_rows(rows, baseline, settings, test, n_samples, seed)
 
     def score_statistics(self, statistics, **options):
         """The result dict from columns of ``statistics`` (a dict, or a ``datasets.Dataset``)."""

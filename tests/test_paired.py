@@ -1,0 +1,118 @@
+"""Paired significance tests: identical to sacrebleu's PairedTest on the WMT17 systems, for paired
+bootstrap resampling and paired approximate randomization; the same statistics for any other
+convention, checked against a plain restatement of the test on HF's algorithm."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+
+from oracles import hf_bleu
+
+
+def assert_same_as_sacrebleu(ours, theirs):
+    assert list(ours) == theirs["System"]
+    for name, result in zip(theirs["System"], theirs["BLEU"]):
+        mine = ours[name]
+        assert math.isclose(mine["bleu"], result.score / 100, rel_tol=0, abs_tol=1e-9), name
+        assert mine["p_value"] == result.p_value, name  # (count + 1) / (n + 1): any miscount shows
+        for key in ("mean", "ci"):
+            expected = getattr(result, key)
+            if expected is None:
+                assert mine[key] is None
+            else:
+                assert math.isclose(mine[key], expected / 100, rel_tol=0, abs_tol=1e-9), (name, key)
+
+
+@pytest.fixture(autouse=True)
+def sacrebleu_seed(monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+
+
+def test_paired_bootstrap_of_the_16_systems_is_sacrebleus(sacrebleu_preset, wmt17):
+    systems = {"KIT.4950": wmt17["systems"]["KIT.4950"]}
+    systems.update((name, hypotheses) for name, hypotheses in wmt17["systems"].items() if name != "KIT.4950")
+    ours = sacrebleu_preset.paired_test(systems, wmt17["reference"])  # n_samples: sacrebleu's 1000
+    _, theirs = PairedTest(list(systems.items()), {"BLEU": BLEU()}, [wmt17["reference"]], test_type="bs")()
+    assert_same_as_sacrebleu(ours, theirs)
+    assert any(0.01 < ours[name]["p_value"] < 0.99 for name in ours if name != "KIT.4950")  # close systems too
+
+
+def test_paired_randomization_is_sacrebleus(sacrebleu_preset, wmt17):
+    names = ["KIT.4950", "FBK.4870", "LIUM-NMT.4900"]  # within a BLEU point of each other
+    systems = {name: wmt17["systems"][name] for name in names}
+    ours = sacrebleu_preset.paired_test(systems, wmt17["reference"], test="randomization")  # 10000 trials
+    _, theirs = PairedTest(list(systems.items()), {"BLEU": BLEU()}, [wmt17["reference"]], test_type="ar")()
+    assert_same_as_sacrebleu(ours, theirs)
+    assert all(0.01 < ours[name]["p_value"] < 0.99 for name in names[1:])
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "randomization"])
+def test_other_options_baseline_and_seed_as_sacrebleu(sacrebleu_preset, wmt17, monkeypatch, test):
+    names = ["online-A.0", "KIT.4950", "FBK.4870"]
+    systems = {name: wmt17["systems"][name][:800] for name in names}
+    references = wmt17["reference"][:800]
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    ours = sacrebleu_preset.paired_test(systems, references, baseline="KIT.4950", test=test, n_samples=300, seed=7,
+                                        tokenizer="intl", smooth_method="floor", lowercase=True)
+    reordered = ["KIT.4950", "online-A.0", "FBK.4870"]
+    _, theirs = PairedTest([(name, systems[name]) for name in reordered],
+                           {"BLEU": BLEU(tokenize="intl", smooth_method="floor", lowercase=True)}, [references],
+                           test_type={"bootstrap": "bs", "randomization": "ar"}[test], n_samples=300)()
+    assert_same_as_sacrebleu({name: ours[name] for name in reordered}, theirs)
+
+
+def test_hf_convention_against_a_plain_restatement(bleu):
+    """On HF's default convention, the paired bootstrap is the same test on HF's scores: here it
+    is restated plainly, resampling the texts themselves and scoring them with oracles.hf_bleu."""
+    rng = random.Random(4)
+    words = "the cat sat on a mat dog ran far away".split()
+    sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))  # noqa: E731
+    references = [sentence() for _ in range(40)]
+    systems = {"base": [sentence() for _ in range(40)],
+               "other": [r if rng.random() < 0.3 else sentence() for r in references]}
+    ours = bleu.paired_test(systems, references, n_samples=60, seed=3)
+    drawn = np.random.default_rng(3).choice(40, size=(60, 40), replace=True)
+    scores = {name: np.array([hf_bleu([hyps[i] for i in sample], [references[i] for i in sample])["bleu"]
+                              for sample in drawn]) for name, hyps in systems.items()}
+    for name, hyps in systems.items():
+        ordered = np.sort(scores[name])
+        assert ours[name]["bleu"] == hf_bleu(hyps, references)["bleu"]
+        assert math.isclose(ours[name]["mean"], ordered.mean(), rel_tol=1e-12)
+        assert math.isclose(ours[name]["ci"], 0.5 * (ordered[60 - 60 // 40 - 1] - ordered[60 // 40]), abs_tol=1e-12)
+    differences = np.abs(scores["other"] - scores["base"])
+    observed = abs(ours["base"]["bleu"] - ours["other"]["bleu"])
+    assert ours["other"]["p_value"] == (np.sum(differences - differences.mean() > observed) + 1) / 61
+
+
+def test_nltk_convention_runs_through_the_same_statistics(wmt17):
+    import evaluate
+
+    from conftest import METRIC_PATH
+
+    nltk = evaluate.load(METRIC_PATH, "nltk")
+    systems = {name: wmt17["systems"][name][:300] for name in ["KIT.4950", "FBK.4870"]}
+    result = nltk.paired_test(systems, wmt17["reference"][:300], n_samples=100, smooth_method="method1")
+    expected = nltk.compute(predictions=systems["FBK.4870"], references=wmt17["reference"][:300], smooth_method="method1")
+    assert result["FBK.4870"]["bleu"] == expected["bleu"] and 0 < result["FBK.4870"]["p_value"] <= 1
+
+
+@pytest.mark.parametrize("arguments, words", [
+    ({"systems": ["a"]}, ["systems must be a dict", "two"]),
+    ({"systems": {"a": ["x"]}}, ["systems must be a dict", "two"]),
+    ({"baseline": "c"}, ["baseline", "'c'", "['a', 'b']"]),
+    ({"test": "t-test"}, ["test", "'t-test'", "bootstrap", "randomization"]),
+    ({"n_samples": 0}, ["n_samples", "0"]),
+    ({"seed": -1}, ["seed", "-1"]),
+    ({"systems": {"a": ["x"], "b": ["x", "y"]}}, ["systems['b']", "same length"]),
+    ({"weights": [(0.5, 0.5), (1.0,)]}, ["one weight set"]),
+])
+def test_errors_name_the_argument(bleu, arguments, words):
+    call = {"systems": {"a": ["x y"], "b": ["x z"]}, "references": ["x y"], **arguments}
+    with pytest.raises(ValueError) as raised:
+        bleu.paired_test(**call)
+    for word in words:
+        assert word in str(raised.value)
