@@ -1915,7 +1915,15 @@ def main(argv=None):
         "By default the numbers are Hugging Face's bleu; --preset sacrebleu or nltk gives theirs.",
     )
     parser.add_argument("references", nargs="+", metavar="REF", help="reference files, one per reference set")
-    parser.add_argument("-i", "--input", default="-", metavar="HYP", help="hypotheses (default: standard input)")
+    parser.add_argument("-i", "--input", nargs="+", default=["-"], metavar="HYP",
+                        help="hypotheses, one file per system; the first is the baseline (default: standard input)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("--paired-bs", dest="paired", action="store_const", const="bootstrap",
+                        help="paired bootstrap resampling of each system against the first, as sacrebleu's")
+    paired.add_argument("--paired-ar", dest="paired", action="store_const", const="randomization",
+                        help="paired approximate randomization, as sacrebleu's")
+    parser.add_argument("--paired-n", type=int, metavar="N",
+                        help=f"resamples or trials (default: {PAIRED_TESTS['bootstrap']} and {PAIRED_TESTS['randomization']})")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="whose conventions")
     parser.add_argument("-tok", "--tokenize", dest="tokenizer", choices=sorted(TOKENIZERS))
     parser.add_argument("--spm-model", metavar="FILE", help="the model of a flores101/flores200 tokenizer "
@@ -1939,15 +1947,24 @@ def main(argv=None):
     options = {name: value for name, value in vars(arguments).items() if name in STAGE_OF and value is not None}
     try:
         settings = resolve_settings(arguments.preset, signature=True, **options)
-        hypotheses = _read_segments(arguments.input, "hypotheses")
+        systems = {path: _read_segments(path, "hypotheses") for path in arguments.input}
+        hypotheses = next(iter(systems.values()))
         reference_sets = [_read_segments(path, "references") for path in arguments.references]
-        for path, segments in zip(arguments.references, reference_sets):
+        for path, segments in [*zip(arguments.references, reference_sets), *systems.items()]:
             if len(segments) != len(hypotheses):
-                raise CommandLineError(f"references {path} has {len(segments)} lines but the hypotheses have "
+                raise CommandLineError(f"{path} has {len(segments)} lines but {arguments.input[0]} has "
                                        f"{len(hypotheses)}: files must align line by line")
         if not hypotheses:
             raise CommandLineError("the hypotheses are empty: nothing to score")
+        if arguments.paired and len(systems) < 2:
+            raise CommandLineError("a paired test needs a baseline and at least one system: -i BASE SYSTEM [SYSTEM ...]")
+        if arguments.paired_n is not None:
+            _check_int("--paired-n", arguments.paired_n, 1)
         references = [list(segment) for segment in zip(*reference_sets)]
+        if len(systems) > 1 or arguments.paired:
+            cache = ReferenceCache()  # the references are counted once for every system
+            rows = {path: corpus_rows(lines, references, settings, cache) for path, lines in systems.items()}
+            return _print_systems(rows, arguments, settings, len(reference_sets))
         rows = _rows_with_progress(hypotheses, references, settings, quiet=arguments.quiet)
         result = _result(rows, [len(reference_sets)] * len(hypotheses), settings)
     except (CommandLineError, ValueError, TypeError) as error:
@@ -1965,6 +1982,64 @@ def main(argv=None):
             print(f"95% bootstrap interval: {100 * low:.2f} .. {100 * high:.2f}")
         print(result["signature"])
     return 0
+
+
+def _print_systems(rows, arguments, settings, nrefs):
+    """Several systems: a table, one row per system, as sacrebleu prints it; with a paired test,
+    each system's mean and 95% interval and its p-value against the first, the baseline."""
+    import json
+
+    baseline = next(iter(rows))
+    if arguments.paired:
+        results = paired_test_rows(rows, baseline, settings, arguments.paired, arguments.paired_n,
+                                   settings.output.bootstrap_seed)
+    else:
+        results = {name: _result(system_rows, [nrefs] * len(system_rows), settings) for name, system_rows in rows.items()}
+    if arguments.format == "json":
+        print(json.dumps(results, indent=1, ensure_ascii=False))
+        return 0
+    header = "BLEU (μ ± 95% CI)" if arguments.paired == "bootstrap" else "BLEU"
+    table = []
+    for name, result in results.items():
+        cell = f"{100 * result['bleu']:.1f}"
+        if result.get("mean") is not None:
+            cell += f" ({100 * result['mean']:.1f} ± {100 * result['ci']:.1f})"
+        if result.get("p_value") is not None:
+            cell += f"\n(p = {result['p_value']:.4f}){'*' if result['p_value'] < 0.05 else ''}"
+        table.append((f"Baseline: {name}" if arguments.paired and name == baseline else name, cell))
+    print(_grid(("System", header), table))
+    if arguments.paired:
+        n_samples = arguments.paired_n or PAIRED_TESTS[arguments.paired]
+        kind = {"bootstrap": "Paired bootstrap resampling test with", "randomization": "Paired approximate "
+                "randomization test with"}[arguments.paired]
+        print(f"\n{kind} {n_samples} trials, seed {settings.output.bootstrap_seed}: each system against the baseline.\n"
+              "The p-value is roughly the chance of a score difference this large or larger if the system and the\n"
+              "baseline came from the same process; * marks p < 0.05, a difference unlikely to be chance. It says\n"
+              "the systems differ, not which one is better.")
+    print(signature(settings, nrefs))
+    return 0
+
+
+def _grid(header, rows):
+    """A box-drawn table of two columns, the first right-aligned and the second centred, each cell
+    one or more lines."""
+    lines = [[cell.split("\n") for cell in row] for row in [header, *rows]]
+    widths = [max(len(text) for row in lines for text in row[column]) + 2 for column in range(2)]
+
+    def rule(left, middle, right, fill):
+        return left + middle.join(fill * width for width in widths) + right
+
+    def body(row):
+        height = max(map(len, row))
+        cells = [cell + [""] * (height - len(cell)) for cell in row]
+        return ["│" + f" {first:>{widths[0] - 2}} " + "│" + f"{second:^{widths[1]}}" + "│"
+                for first, second in zip(*cells)]
+
+    out = [rule("╒", "╤", "╕", "═"), *body(lines[0]), rule("╞", "╪", "╡", "═")]
+    for number, row in enumerate(lines[1:]):
+        out += body(row)
+        out.append(rule("╘", "╧", "╛", "═") if number == len(lines) - 2 else rule("├", "┼", "┤", "─"))
+    return "\n".join(out)
 
 
 def _rows_with_progress(hypotheses, references, settings, quiet):

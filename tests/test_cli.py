@@ -1,6 +1,8 @@
 """The command line: sacrebleu-style text, JSON and sentence scores; one-line errors."""
 
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -84,5 +86,47 @@ def test_errors_are_one_line_and_a_non_zero_exit(tmp_path, case, words):
     assert completed.returncode != 0
     assert completed.stdout == ""
     assert len(completed.stderr.strip().splitlines()) == 1 and "Traceback" not in completed.stderr
+    for word in words:
+        assert word in completed.stderr
+
+
+SYSTEMS = [WMT17 / "systems" / f"{name}.de" for name in ("KIT.4950", "FBK.4870", "LIUM-NMT.4900")]
+
+
+def cells(table):
+    """The score cells of a sacrebleu-style table: "26.3 (26.3 ± 0.7)", "(p = 0.0989)*", ..."""
+    return re.findall(r"\d+\.\d \(\d+\.\d ± \d+\.\d\)|\(p = [\d.]+\)\*?|│ +\d+\.\d +│", table)
+
+
+@pytest.mark.parametrize("flag", ["--paired-bs", "--paired-ar"])
+def test_paired_tests_print_sacrebleus_table(flag):
+    ours = run(REFERENCE, "-i", *SYSTEMS, "--preset", "sacrebleu", flag, "--paired-n", "300")
+    assert ours.returncode == 0, ours.stderr
+    theirs = subprocess.run([sys.executable, "-m", "sacrebleu", str(REFERENCE), "-i", *map(str, SYSTEMS), "-m", "bleu",
+                             flag, f"{flag}-n", "300", "-f", "text"], capture_output=True, text=True, timeout=600,
+                            env=dict(os.environ, SACREBLEU_SEED="12345"))
+    assert cells(ours.stdout) and cells(ours.stdout) == cells(theirs.stdout)
+    assert f"Baseline: {SYSTEMS[0]}" in ours.stdout and "p < 0.05" in ours.stdout
+
+
+def test_several_systems_give_a_row_each_and_json_keyed_by_system(bleu, wmt17):
+    table = run(REFERENCE, "-i", *SYSTEMS)
+    assert table.returncode == 0, table.stderr
+    for path in SYSTEMS:
+        score = bleu.compute(predictions=wmt17["systems"][path.stem], references=wmt17["reference"])["bleu"]
+        assert re.search(rf"{re.escape(str(path))} │ +{100 * score:.1f} +│", table.stdout)
+    paired = json.loads(run(REFERENCE, "-i", *SYSTEMS, "--paired-bs", "--paired-n", "200", "-f", "json").stdout)
+    expected = bleu.paired_test({str(path): wmt17["systems"][path.stem] for path in SYSTEMS}, wmt17["reference"],
+                                n_samples=200)
+    assert paired == expected
+
+
+@pytest.mark.parametrize("arguments, words", [
+    (["--paired-bs"], ["paired test needs a baseline"]),
+    ([*SYSTEMS[:2], "--paired-ar", "--paired-n", "0"], ["--paired-n", "0"]),
+])
+def test_paired_errors_are_one_line(arguments, words):
+    completed = run(REFERENCE, "-i", SYSTEMS[0], *arguments)
+    assert completed.returncode != 0 and len(completed.stderr.strip().splitlines()) == 1
     for word in words:
         assert word in completed.stderr
