@@ -165,6 +165,67 @@ def compute_for_page(predictions, references, references_2, references_3, tokeni
     return headline, summary, chart, table, result["signature"]
 
 
+MAX_COMPARE_LINES = 10_000  # the resamples are matrices of samples x lines
+EXAMPLE_SYSTEM_B = "\n".join([
+    "HuggingFace Transformers are fast and efficient",
+    "Good Morning Transformers",
+    "People are waiting for new Transformers",
+])
+
+
+def compare(baseline: str, system: str, references: str, tokenizer: str = DEFAULTS["tokenizer"],
+            test: str = "bootstrap") -> dict:
+    """The API endpoint /compare: sacrebleu's paired test of the second system against the baseline,
+    ``{"baseline": {...}, "system": {...}}`` with "bleu", "p_value", "mean" and "ci" each."""
+    return as_page_error(compare_systems, baseline, system, references, tokenizer, test)
+
+
+def compare_systems(baseline, system, references, tokenizer, test):
+    texts = [text or "" for text in (baseline, system, references)]
+    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:
+        raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; compare big corpora "
+                         f"with the command line (--paired-bs)")
+    systems = {"baseline": lines_of(texts[0], "Baseline system"), "system": lines_of(texts[1], "Second system")}
+    reference_lines = lines_of(texts[2], "References for both")
+    for name, lines in (("Baseline system", systems["baseline"]), ("Second system", systems["system"])):
+        if not lines:
+            raise InputError(f"{name} is empty: give one prediction per line")
+        if len(lines) != len(reference_lines):
+            raise InputError(f"{name} has {len(lines):,} lines but References for both has {len(reference_lines):,}: "
+                             f"give one reference per prediction, line by line")
+    if len(reference_lines) > MAX_COMPARE_LINES:
+        raise InputError(f"the comparison takes at most {MAX_COMPARE_LINES:,} lines; use the command line for more")
+    if test not in bleu_metric.PAIRED_TESTS:
+        raise InputError(f"test must be one of {list(bleu_metric.PAIRED_TESTS)}, got {test!r:.40}")
+    metric = evaluate.load(METRIC_PATH, "sacrebleu", threads=1, max_tokens=MAX_TOKENS)
+    try:
+        return metric.paired_test(systems, reference_lines, test=test, tokenizer=tokenizer)
+    except (ValueError, TypeError) as error:
+        raise InputError(str(error)) from None
+
+
+def compare_for_page(baseline, system, references, tokenizer, test):
+    """Both scores, their intervals and the p-value, with how to read them."""
+    results = as_page_error(compare_systems, baseline, system, references, tokenizer, test)
+
+    def line(label, result):
+        text = f"{label}: BLEU {100 * result['bleu']:.2f}"
+        if result["mean"] is not None:
+            text += f" (resampled mean {100 * result['mean']:.2f} ± {100 * result['ci']:.2f})"
+        return text
+
+    p_value = results["system"]["p_value"]
+    verdict = ("the difference is unlikely to be chance" if p_value < 0.05 else
+               "the difference may well be chance")
+    return (f"<div id='compare-result'><div>{line('Baseline', results['baseline'])}</div>"
+            f"<div>{line('Second system', results['system'])}</div>"
+            f"<div style='font-size:1.6em;font-weight:700'>p = {p_value:.4f}: {verdict}</div></div>"
+            "<p>How to read this: the p-value is roughly the chance of a BLEU difference at least this large "
+            "if the two systems were really the same; below 0.05 the difference is called significant. "
+            "The ± is half the width of the 95% interval of each score over the resamples. A significant "
+            "difference says the systems differ, not by how much it matters.</p>")
+
+
 def read_upload(path):
     """The text of an uploaded .txt file, for its text box."""
     if path is None:  # a file over MAX_BYTES never gets here: the server refuses it unstored
@@ -218,43 +279,62 @@ with gr.Blocks(title="BLEU") as demo:
         "# BLEU\nCorpus BLEU that returns exactly Hugging Face's `bleu` by default, and sacrebleu's or "
         "NLTK's numbers by option. One segment per line; references line up with the predictions."
     )
-    with gr.Row():
-        with gr.Column():
-            predictions = gr.Textbox(label="Predictions", lines=6, value=EXAMPLE_PREDICTIONS)
-            predictions_file = gr.File(label="Predictions file (.txt)", file_types=[".txt"], type="filepath")
-            references = gr.Textbox(label="References", lines=6, value=EXAMPLE_REFERENCES)
-            references_file = gr.File(label="References file (.txt)", file_types=[".txt"], type="filepath")
-            with gr.Accordion("More reference sets", open=True):
-                references_2 = gr.Textbox(label="References (second set)", lines=4, value=EXAMPLE_REFERENCES_2)
-                references_2_file = gr.File(label="Second references file (.txt)", file_types=[".txt"], type="filepath")
-                references_3 = gr.Textbox(label="References (third set)", lines=4)
-                references_3_file = gr.File(label="Third references file (.txt)", file_types=[".txt"], type="filepath")
-        with gr.Column():
-            tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS["tokenizer"], label="Tokenizer")
-            # The documented example: max order 2, both reference sets (BLEU 50.38 on the first click).
-            max_order = gr.Slider(1, MAX_ORDER, value=2, step=1, label="Max n-gram order")
-            smoothing = gr.Dropdown(list(SMOOTHING), value="none", label="Smoothing")
-            ref_length = gr.Radio(REF_LENGTHS, value=DEFAULTS["ref_length"],
-                                  label="Reference length (shortest: HF; closest: sacrebleu, NLTK)")
-            lowercase = gr.Checkbox(label="Lowercase")
-            button = gr.Button("Compute BLEU", variant="primary")
-    headline = gr.HTML()
-    with gr.Row():
-        chart = gr.BarPlot(x="measure", y="value", label="n-gram precisions and brevity penalty", y_lim=[0, 1])
-        summary = gr.JSON(label="Result")
-    signature = gr.Textbox(label="Signature", interactive=False)
-    table = gr.Dataframe(label="Per-sentence BLEU (click a column to sort)", interactive=False)
+    with gr.Tab("Score"):
+        with gr.Row():
+            with gr.Column():
+                predictions = gr.Textbox(label="Predictions", lines=6, value=EXAMPLE_PREDICTIONS)
+                predictions_file = gr.File(label="Predictions file (.txt)", file_types=[".txt"], type="filepath")
+                references = gr.Textbox(label="References", lines=6, value=EXAMPLE_REFERENCES)
+                references_file = gr.File(label="References file (.txt)", file_types=[".txt"], type="filepath")
+                with gr.Accordion("More reference sets", open=True):
+                    references_2 = gr.Textbox(label="References (second set)", lines=4, value=EXAMPLE_REFERENCES_2)
+                    references_2_file = gr.File(label="Second references file (.txt)", file_types=[".txt"], type="filepath")
+                    references_3 = gr.Textbox(label="References (third set)", lines=4)
+                    references_3_file = gr.File(label="Third references file (.txt)", file_types=[".txt"], type="filepath")
+            with gr.Column():
+                tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS["tokenizer"], label="Tokenizer")
+                # The documented example: max order 2, both reference sets (BLEU 50.38 on the first click).
+                max_order = gr.Slider(1, MAX_ORDER, value=2, step=1, label="Max n-gram order")
+                smoothing = gr.Dropdown(list(SMOOTHING), value="none", label="Smoothing")
+                ref_length = gr.Radio(REF_LENGTHS, value=DEFAULTS["ref_length"],
+                                      label="Reference length (shortest: HF; closest: sacrebleu, NLTK)")
+                lowercase = gr.Checkbox(label="Lowercase")
+                button = gr.Button("Compute BLEU", variant="primary")
+        headline = gr.HTML()
+        with gr.Row():
+            chart = gr.BarPlot(x="measure", y="value", label="n-gram precisions and brevity penalty", y_lim=[0, 1])
+            summary = gr.JSON(label="Result")
+        signature = gr.Textbox(label="Signature", interactive=False)
+        table = gr.Dataframe(label="Per-sentence BLEU (click a column to sort)", interactive=False)
 
-    inputs = [predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
-              lowercase]
-    button.click(compute_for_page, inputs, [headline, summary, chart, table, signature], api_visibility="private")
-    for upload, box in ((predictions_file, predictions), (references_file, references),
-                        (references_2_file, references_2), (references_3_file, references_3)):
-        upload.upload(read_upload, upload, box, api_visibility="private")
-    gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", DEFAULTS["tokenizer"], 2, "none", DEFAULTS["ref_length"],
-                  False]], inputs, label="The Transformers example (max order 2)")
+        inputs = [predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                  lowercase]
+        button.click(compute_for_page, inputs, [headline, summary, chart, table, signature], api_visibility="private")
+        for upload, box in ((predictions_file, predictions), (references_file, references),
+                            (references_2_file, references_2), (references_3_file, references_3)):
+            upload.upload(read_upload, upload, box, api_visibility="private")
+        gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", DEFAULTS["tokenizer"], 2, "none", DEFAULTS["ref_length"],
+                      False]], inputs, label="The Transformers example (max order 2)")
+    with gr.Tab("Compare systems"):
+        gr.Markdown(
+            "Is the second system really better? Paired bootstrap resampling (or approximate randomization) "
+            "of the two systems on the same references, exactly as sacrebleu's `--paired-bs` (`--paired-ar`) "
+            "computes it, in sacrebleu's convention."
+        )
+        with gr.Row():
+            with gr.Column():
+                baseline_box = gr.Textbox(label="Baseline system", lines=5, value=EXAMPLE_PREDICTIONS)
+                system_box = gr.Textbox(label="Second system", lines=5, value=EXAMPLE_SYSTEM_B)
+                compare_references = gr.Textbox(label="References for both", lines=5, value=EXAMPLE_REFERENCES)
+            with gr.Column():
+                compare_tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS["tokenizer"], label="Tokenizer (both)")
+                test = gr.Radio(list(bleu_metric.PAIRED_TESTS), value="bootstrap", label="Test")
+                compare_button = gr.Button("Compare", variant="primary")
+        comparison = gr.HTML()
+        compare_button.click(compare_for_page, [baseline_box, system_box, compare_references, compare_tokenizer, test],
+                             comparison, api_visibility="private")
     gr.api(compute, api_name="compute")
-
+    gr.api(compare, api_name="compare")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ IMPLEMENTATIONS = ["ours", "bleuscore", "sacrebleu", "nltk", "hf"]
 
 def load_corpus(spec):
     """(predictions, references as one list per prediction) for a size spec."""
-    if spec["kind"] == "wmt17":
+    if spec["kind"] in ("wmt17", "paired"):
         read = lambda path: path.read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
         reference = read(WMT17 / "newstest2017.ref.de")
         systems = sorted((WMT17 / "systems").glob("*.de"))[: spec.get("systems", 16)]
@@ -40,6 +40,18 @@ def load_corpus(spec):
     from corpus import make_corpus
 
     return make_corpus(spec["segments"], spec["references"], seed=spec.get("seed", 0))
+
+
+def paired_runner(name):
+    """A function (systems, references) running the paired bootstrap of every system against the
+    first, 1000 resamples, in sacrebleu's convention: ours, or sacrebleu's PairedTest."""
+    if name == "ours":
+        return lambda systems, references, metric: metric.paired_test(dict(enumerate(systems)), references)
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    return lambda systems, references: PairedTest(list(enumerate(systems)), {"BLEU": BLEU()}, [references],
+                                                   test_type="bs")()
 
 
 def runner(name):
@@ -83,7 +95,7 @@ def runner(name):
 def worker(name, spec, repeats):
     """Runs in its own process: times `repeats` calls and reports the median and max RSS."""
     predictions, references = load_corpus(spec)
-    score = runner(name)
+    score = paired_runner(name) if spec["kind"] == "paired" else runner(name)
     times, scores = [], []
     metric = call = None
     for _ in range(repeats):
@@ -93,12 +105,16 @@ def worker(name, spec, repeats):
             # The previous repeat's metric, its reference cache and its helper process go first.
             metric = call = None
             gc.collect()
-            metric = evaluate.load(str(ROOT / "bleu_metric.py"))  # a cold cache for every repeat
+            # A cold cache for every repeat; the paired test runs in sacrebleu's convention.
+            metric = evaluate.load(str(ROOT / "bleu_metric.py"), "sacrebleu" if spec["kind"] == "paired" else None)
             call = lambda p, r: score(p, r, metric)  # noqa: E731
         else:
             call = score
         start = time.perf_counter()
-        if spec["kind"] == "wmt17":  # the 16 systems against one reference, one call each
+        if spec["kind"] == "paired":  # every system against the first, one call
+            call([system for system in predictions], [line for [line] in references])
+            scores.append(None)
+        elif spec["kind"] == "wmt17":  # the 16 systems against one reference, one call each
             scores.append([call(system, references) for system in predictions])
         elif spec.get("again"):  # the training-loop pattern: the same references a second time
             call(predictions, references)
@@ -129,6 +145,7 @@ def plan(smoke):
             ("50 × 4 refs", {"kind": "synthetic", "segments": 50, "references": 4}, IMPLEMENTATIONS, 1),
             ("WMT17, 2 systems", {"kind": "wmt17", "systems": 2}, ["ours", "bleuscore", "sacrebleu"], 1),
             ("8 segments", {"kind": "synthetic", "segments": 8, "references": 1}, ["ours", "hf"], 3),
+            ("paired bootstrap, 2 systems", {"kind": "paired", "systems": 2}, ["ours", "sacrebleu"], 1),
         ]
         return rows, [100, 300]
     rows = [
@@ -141,6 +158,7 @@ def plan(smoke):
         ("8 segments", {"kind": "synthetic", "segments": 8, "references": 1}, ["ours", "bleuscore", "hf"], 201),
         ("50k × 1 ref, same references again", {"kind": "synthetic", "segments": 50_000, "references": 1,
                                                 "again": True}, ["ours"], 3),
+        ("paired bootstrap, WMT17 16 systems × 1000 resamples", {"kind": "paired"}, ["ours", "sacrebleu"], 3),
     ]
     return rows, [10_000, 100_000, 1_000_000]
 

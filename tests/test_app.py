@@ -257,3 +257,46 @@ def test_the_space_offers_korean_and_japanese():
     result = app.score(prediction, "私は毎朝、電車で会社へ行く。", tokenizer="ja-mecab", max_order=2)
     assert result["translation_length"] == len(BLEU(tokenize="ja-mecab")._preprocess_segment(prediction).split())
     assert "tok:ja-mecab-" in result["signature"]
+
+
+def test_api_compare_is_the_metrics_paired_test(client):
+    result = client.predict(PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES, "13a", "randomization", api_name="/compare")
+    import evaluate
+
+    from conftest import METRIC_PATH
+
+    expected = evaluate.load(METRIC_PATH, "sacrebleu").paired_test(
+        {"baseline": PREDICTIONS.split("\n"), "system": app.EXAMPLE_SYSTEM_B.split("\n")}, REFERENCES.split("\n"),
+        test="randomization")
+    assert result == expected
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="Second system has 1 lines"):
+        client.predict(PREDICTIONS, "one line", REFERENCES, api_name="/compare")
+
+
+def test_compare_view_in_a_real_browser(server):
+    executable = chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    screenshots = ROOT / "screenshots"
+    screenshots.mkdir(exist_ok=True)
+    expected = app.compare(PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--no-first-run"])
+        page = browser.new_page(viewport={"width": 1300, "height": 1100})
+        page.goto(server[0], timeout=60_000)
+        page.get_by_role("tab", name="Compare systems").click()
+        page.get_by_role("button", name="Compare", exact=True).click()
+        result = page.locator("#compare-result")
+        expect(result).to_contain_text(f"p = {expected['system']['p_value']:.4f}", timeout=60_000)
+        for name, label in (("baseline", "Baseline"), ("system", "Second system")):
+            numbers = expected[name]
+            expect(result).to_contain_text(f"{label}: BLEU {100 * numbers['bleu']:.2f} (resampled mean "
+                                           f"{100 * numbers['mean']:.2f} ± {100 * numbers['ci']:.2f})")
+        expect(page.get_by_text("How to read this")).to_be_visible()
+        page.screenshot(path=str(screenshots / "compare.png"), full_page=True)
+        browser.close()
