@@ -10,6 +10,7 @@ signature. The same computation is the API endpoint `/compute`:
     Client(url).predict("the cat sat", "the cat sat on the mat", api_name="/compute")
 """
 
+import html
 import os
 
 import evaluate
@@ -226,6 +227,69 @@ def compare_for_page(baseline, system, references, tokenizer, test):
             "difference says the systems differ, not by how much it matters.</p>")
 
 
+def explain_line(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                 lowercase, line):
+    """The metric's explain() of one line (0-based) of the page's texts, under the page's options."""
+    max_order = checked_max_order(max_order)
+    prediction_lines = lines_of(predictions or "", "Predictions")
+    segment_references = []
+    for name, text in (("References", references), ("References (second set)", references_2),
+                       ("References (third set)", references_3)):
+        if name == "References" or (text or "").strip():  # the sets score() takes
+            segment_references.append(lines_of(text or "", name)[line])
+    metric = evaluate.load(METRIC_PATH, threads=1, max_tokens=MAX_TOKENS)
+    try:
+        return metric.explain([prediction_lines[line]], [segment_references], tokenizer=tokenizer, max_order=max_order,
+                              ref_length=ref_length, lowercase=lowercase, **SMOOTHING[smoothing])[0]
+    except (ValueError, TypeError) as error:
+        raise InputError(str(error)) from None
+
+
+def matched_positions(tokens, order):
+    """Which tokens a clipped match of this order covers: each n-gram's first min(count, most in
+    one reference) occurrences match."""
+    allowed = {tuple(g["ngram"]): min(g["count"], g["max_reference_count"]) for g in order["ngrams"]}
+    covered = [False] * len(tokens)
+    for start in range(len(tokens) - order["n"] + 1):
+        ngram = tuple(tokens[start : start + order["n"]])
+        if allowed.get(ngram, 0) > 0:
+            allowed[ngram] -= 1
+            covered[start : start + order["n"]] = [True] * order["n"]
+    return covered
+
+
+def explain_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                     lowercase, event: gr.SelectData):
+    """A selected row of the per-sentence table, worked out: matched tokens per order, clipped
+    counts, and the brevity penalty's arithmetic."""
+    line = event.index[0]
+    explained = as_page_error(explain_line, predictions, references, references_2, references_3, tokenizer,
+                              max_order, smoothing, ref_length, lowercase, line)
+    tokens = explained["prediction_tokens"]
+    parts = [f"<div id='explanation'><h3>Line {line + 1}: sentence BLEU {100 * explained['sentence_bleu']:.2f}</h3>"]
+    for order in explained["orders"]:
+        marks = "".join(
+            f"<span class='{'matched' if hit else 'unmatched'}' style='padding:1px 4px;margin:1px;border-radius:3px;"
+            f"background:{'#b7e4c7' if hit else '#eee'}'>{html.escape(token)}</span>"
+            for token, hit in zip(tokens, matched_positions(tokens, order)))
+        rows = "".join(
+            f"<tr><td>{html.escape(' '.join(g['ngram']))}</td><td>{g['count']}</td><td>{g['max_reference_count']}</td>"
+            f"<td>{min(g['count'], g['max_reference_count'])}</td></tr>" for g in order["ngrams"])
+        parts.append(
+            f"<details open><summary><b>{order['n']}-grams: {order['matches']} / {order['total']} clipped "
+            f"matches</b></summary><div>{marks}</div><table class='clipped'><tr><th>n-gram</th><th>count</th>"
+            f"<th>most in one reference</th><th>clipped</th></tr>{rows}</table></details>")
+    c, r, bp = len(tokens), explained["reference_length"], explained["brevity_penalty"]
+    if c == 0:
+        arithmetic = f"c = 0 prediction tokens: BP = {bp:g}"
+    elif c > r:
+        arithmetic = f"c = {c} prediction tokens &gt; r = {r} reference tokens: BP = 1"
+    else:
+        arithmetic = f"c = {c} prediction tokens, r = {r} reference tokens: BP = exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.4f}"
+    parts.append(f"<p id='brevity'><b>Brevity penalty</b> ({html.escape(str(ref_length))} reference): {arithmetic}</p>")
+    return "".join(parts) + "</div>"
+
+
 def read_upload(path):
     """The text of an uploaded .txt file, for its text box."""
     if path is None:  # a file over MAX_BYTES never gets here: the server refuses it unstored
@@ -305,11 +369,14 @@ with gr.Blocks(title="BLEU") as demo:
             chart = gr.BarPlot(x="measure", y="value", label="n-gram precisions and brevity penalty", y_lim=[0, 1])
             summary = gr.JSON(label="Result")
         signature = gr.Textbox(label="Signature", interactive=False)
-        table = gr.Dataframe(label="Per-sentence BLEU (click a column to sort)", interactive=False)
+        table = gr.Dataframe(label="Per-sentence BLEU (select a row to see why; click a column to sort)",
+                             interactive=False)
+        explanation = gr.HTML()
 
         inputs = [predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
                   lowercase]
         button.click(compute_for_page, inputs, [headline, summary, chart, table, signature], api_visibility="private")
+        table.select(explain_for_page, inputs, explanation, api_visibility="private")
         for upload, box in ((predictions_file, predictions), (references_file, references),
                             (references_2_file, references_2), (references_3_file, references_3)):
             upload.upload(read_upload, upload, box, api_visibility="private")

@@ -1023,6 +1023,11 @@ def paired_test_rows(rows: Dict[str, np.ndarray], baseline: str, settings: "Sett
     return results
 
 
+def _ngrams(tokens, n):
+    """The n-grams of a token list, in order, as tuples."""
+    return zip(*(tokens[start:] for start in range(n)))
+
+
 def _paired_columns(rows, settings):
     """The columns a paired test sums: the rows, and for NLTK's arithmetic each row's max(1, total)."""
     if settings.scoring.smooth_method in NLTK_SMOOTHING:
@@ -1605,6 +1610,43 @@ class Bleu(evaluate.Metric):
             "totals": rows[:, 2 + order :].tolist(),
             "references": [len(segment_references) for segment_references in references],
         }
+
+    def explain(self, predictions, references, **options):
+        """Why this score? Each segment's n-gram evidence, worked out as the tutorials do by hand:
+        count each n-gram of the prediction, clip it by the most times it occurs in one reference,
+        pick the reference length, apply the brevity penalty.
+
+        Returns:
+            a list with one dict per segment: ``prediction_tokens``, ``reference_tokens`` (a list
+            per reference), ``reference_length``, ``brevity_penalty``, ``sentence_bleu``, and
+            ``orders``: ``{"n", "matches", "total", "ngrams"}`` per order, ``ngrams`` listing each
+            distinct n-gram of the prediction, in order of first occurrence, as ``{"ngram": [tokens],
+            "count", "max_reference_count"}``. ``total`` is the sum of the counts and ``matches``
+            the sum of min(count, max_reference_count), as in ``statistics()`` under the same options.
+        """
+        settings = resolve_settings(self.config_name, **options)
+        predictions, references, _ = _check_inputs(predictions, references)
+        references = _reference_lists(references)
+        rows = self._rows(predictions, references, settings)
+        tokenize = make_tokenizer(settings.tokenize)
+        explained = []
+        for prediction, segment_references, row in zip(predictions, references, rows):
+            tokens, reference_tokens = tokenize(prediction), [tokenize(reference) for reference in segment_references]
+            score = score_row(row, settings)
+            orders = []
+            for n in range(1, settings.statistics.max_order + 1):
+                counts = collections.Counter(_ngrams(tokens, n))
+                most = collections.Counter()
+                for reference in reference_tokens:
+                    most |= collections.Counter(_ngrams(reference, n))
+                ngrams = [{"ngram": list(ngram), "count": count, "max_reference_count": most[ngram]}
+                          for ngram, count in counts.items()]
+                orders.append({"n": n, "matches": sum(min(g["count"], g["max_reference_count"]) for g in ngrams),
+                               "total": sum(counts.values()), "ngrams": ngrams})
+            explained.append({"prediction_tokens": tokens, "reference_tokens": reference_tokens,
+                              "reference_length": int(row[1]), "brevity_penalty": score["brevity_penalty"],
+                              "sentence_bleu": score["bleu"], "orders": orders})
+        return explained
 
     def paired_test(self, systems, references, baseline=None, test="bootstrap", n_samples=None, seed=12345,
                     **options):

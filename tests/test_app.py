@@ -240,6 +240,18 @@ def test_page_in_a_real_browser(server, tmp_path):
         expect(page.get_by_text("hello there world").first).to_be_visible()
         expect(page.locator("canvas, svg.marks, .vega-embed").first).to_be_visible(timeout=30_000)
         page.screenshot(path=str(screenshots / "app.png"), full_page=True)
+        # Selecting a row of the per-sentence table works that sentence out.
+        page.get_by_text("hello world", exact=True).last.click()
+        explanation = page.locator("#explanation")
+        expect(explanation).to_contain_text("Line 2", timeout=30_000)
+        explained = app.explain_line("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world",
+                                     "", "", "13a", 2, "none", "shortest", False, 1)
+        expect(explanation).to_contain_text(f"sentence BLEU {100 * explained['sentence_bleu']:.2f}")
+        expect(explanation).to_contain_text("1-grams: 2 / 2 clipped matches")
+        expect(explanation).to_contain_text("2-grams: 0 / 1 clipped matches")
+        expect(explanation).to_contain_text("c = 2 prediction tokens, r = 3 reference tokens: BP = exp(1 − r/c)")
+        assert explanation.locator(".matched").count() == 2 and explanation.locator(".unmatched").count() == 2
+        page.screenshot(path=str(screenshots / "explain.png"), full_page=True)
         # A mismatched input shows a readable message, not a stack trace.
         page.get_by_label("References", exact=True).fill("only one line")
         page.get_by_role("button", name="Compute BLEU").click()
