@@ -231,12 +231,13 @@ def explain_line(predictions, references, references_2, references_3, tokenizer,
                  lowercase, line):
     """The metric's explain() of one line (0-based) of the page's texts, under the page's options."""
     max_order = checked_max_order(max_order)
-    prediction_lines = lines_of(predictions or "", "Predictions")
-    segment_references = []
-    for name, text in (("References", references), ("References (second set)", references_2),
-                       ("References (third set)", references_3)):
-        if name == "References" or (text or "").strip():  # the sets score() takes
-            segment_references.append(lines_of(text or "", name)[line])
+    texts = [("Predictions", predictions), ("References", references), ("References (second set)", references_2),
+             ("References (third set)", references_3)]
+    lines = [lines_of(text or "", name) for name, text in texts
+             if name in ("Predictions", "References") or (text or "").strip()]  # the sets score() takes
+    if any(len(these) <= line for these in lines):
+        raise InputError(f"there is no line {line + 1} in the texts now: compute again, then select a row")
+    prediction_lines, segment_references = lines[0], [these[line] for these in lines[1:]]
     metric = evaluate.load(METRIC_PATH, threads=1, max_tokens=MAX_TOKENS)
     try:
         return metric.explain([prediction_lines[line]], [segment_references], tokenizer=tokenizer, max_order=max_order,

@@ -312,3 +312,10 @@ def test_compare_view_in_a_real_browser(server):
         expect(page.get_by_text("How to read this")).to_be_visible()
         page.screenshot(path=str(screenshots / "compare.png"), full_page=True)
         browser.close()
+
+
+def test_explaining_a_line_that_is_no_longer_there_is_a_message():
+    with pytest.raises(app.InputError, match="no line 5"):
+        app.explain_line(PREDICTIONS, REFERENCES, "", "", "13a", 2, "none", "shortest", False, 4)
+    explained = app.explain_line(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, "none", "shortest", False, 1)
+    assert explained["reference_tokens"] == [["Good", "Morning", "Transformers"], ["Morning", "Transformers"]]
