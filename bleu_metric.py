@@ -404,6 +404,11 @@ def _escaped_token_text(token_lists):
 # segment index and a reference index: no hashing, so nothing can collide. Counting is sorting:
 # equal keys are neighbours. A segment whose keys would not fit in 62 bits takes the plain path.
 
+def _ngrams(tokens, n):
+    """The n-grams of a token list, in order, as tuples (``explain`` lists them)."""
+    return zip(*(tokens[start:] for start in range(n)))
+
+
 _CHUNK_SEGMENTS = 4096  # segments counted together; their index within the chunk takes 12 bits
 _SEGMENT_BITS = 12
 _SEGMENT_SHIFT = 62 - _SEGMENT_BITS  # the segment index sits above every n-gram and reference index
@@ -746,11 +751,10 @@ def score_row(stats: Sequence[int], settings: "Settings",
 
     With several weight sets (``weights`` a tuple of tuples), ``bleu`` is a list: one score each.
     """
-    weights = settings.scoring.weights
-    if weights is not None and isinstance(weights[0], tuple):
+    if several_weight_sets(settings):
         scores = [score_row(stats, dataclasses.replace(settings, scoring=dataclasses.replace(settings.scoring,
                                                                                            weights=one)),
-                            nltk_denominators) for one in weights]
+                            nltk_denominators) for one in settings.scoring.weights]
         return {**scores[0], "bleu": [score["bleu"] for score in scores]}
     max_order = counted_orders(settings)
     stats = [int(value) for value in stats]
@@ -929,8 +933,7 @@ def sentence_scores(rows: np.ndarray, settings: "Settings") -> list:
     """Each segment's BLEU, from its own row, with the same settings as the corpus score; with
     several weight sets, one such list per set."""
     scores = [score_row(row, settings)["bleu"] for row in rows]
-    weights = settings.scoring.weights
-    if weights is not None and isinstance(weights[0], tuple):
+    if several_weight_sets(settings):
         return [list(column) for column in zip(*scores)]
     return scores
 
@@ -1023,11 +1026,6 @@ def paired_test_rows(rows: Dict[str, np.ndarray], baseline: str, settings: "Sett
     return results
 
 
-def _ngrams(tokens, n):
-    """The n-grams of a token list, in order, as tuples."""
-    return zip(*(tokens[start:] for start in range(n)))
-
-
 def _paired_columns(rows, settings):
     """The columns a paired test sums: the rows, and for NLTK's arithmetic each row's max(1, total)."""
     if settings.scoring.smooth_method in NLTK_SMOOTHING:
@@ -1041,9 +1039,14 @@ def _p_value(statistics, observed):
     return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)
 
 
-def _weight_sets(settings):
+def several_weight_sets(settings: "Settings") -> bool:
+    """Whether the weights are several sets, as NLTK's corpus_bleu takes them: a score for each."""
     weights = settings.scoring.weights
-    return weights if isinstance(weights[0], tuple) else (weights,)
+    return weights is not None and isinstance(weights[0], tuple)
+
+
+def _weight_sets(settings):
+    return settings.scoring.weights if several_weight_sets(settings) else (settings.scoring.weights,)
 
 
 def signature(settings: "Settings", nrefs) -> str:
@@ -1262,19 +1265,19 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
 
     weights = merged["weights"]
     if weights is not None:
-        if _is_sequence(weights) and weights and all(map(_is_sequence, weights)):
-            # Several weight sets, as NLTK's corpus_bleu takes them: one score each.
+        several = _is_sequence(weights) and weights and all(map(_is_sequence, weights))
+        if several:  # as NLTK's corpus_bleu takes them: one score each
             weights = tuple(_checked_weights(one) for one in itertools.islice(weights, 1000))
             order = max(map(len, weights))
         else:
             weights = _checked_weights(weights)
             order = len(weights)
         if "max_order" in given and _check_int("max_order", given["max_order"], 1, MAX_ORDER) != order:
-            given_weights = f"weight sets {[list(one) for one in weights]!r:.200}" if isinstance(weights[0], tuple) \
+            given_weights = f"weight sets {[list(one) for one in weights]!r:.200}" if several \
                 else f"{len(weights)} weights {list(weights)!r}"
             raise ValueError(f"max_order={given['max_order']!r} disagrees with the {given_weights}, which set {order} orders")
         merged["weights"], merged["max_order"] = weights, order
-        if merged["n_bootstrap"] and isinstance(weights[0], tuple):
+        if merged["n_bootstrap"] and several:
             raise ValueError("n_bootstrap takes one weight set at a time, got several weights")
     merged["max_order"] = _check_int("max_order", merged["max_order"], 1, MAX_ORDER)
     if merged["ref_length"] not in REF_LENGTHS:
@@ -1677,7 +1680,7 @@ class Bleu(evaluate.Metric):
             _check_int("n_samples", n_samples, 1)
         if seed is not None:
             _check_int("seed", seed, 0)
-        if settings.scoring.weights is not None and isinstance(settings.scoring.weights[0], tuple):
+        if several_weight_sets(settings):
             raise ValueError("paired_test takes one weight set at a time, got several weights")
         rows = {}
         for name, predictions in systems.items():
