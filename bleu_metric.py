@@ -26,6 +26,7 @@ import importlib.util
 import itertools
 import math
 import numbers
+import operator
 import os
 import re
 import sys
@@ -138,6 +139,20 @@ def tokenize_13a(line: str) -> List[str]:
     """
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     return _13a_padded(f" {line} ").split()
+
+
+def _13a_uncut(lines):
+    """The lines as an ``MtevalText``, for the statistics to cut by 13a's rules (None when a
+    line holds a line break of its own): only the entities and <skipped> are replaced here."""
+    text = _one_per_line(lines)
+    if text is None:
+        return None
+    if "<skipped>" in text:
+        text = text.replace("<skipped>", "")
+    if "&" in text:
+        for entity, character in _13A_ENTITIES:
+            text = text.replace(entity, character)
+    return MtevalText(text)
 
 
 def _13a_text(lines):
@@ -341,6 +356,16 @@ _WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f " + _OTHER_SPACES
 _ESCAPES = str.maketrans({"\\": "\\\\", **{space: f"\\{number:02}" for number, space in enumerate(_WHITESPACE)}})
 
 
+def reader_text(segments: List[str], tokenize: "TokenizeSettings") -> str:
+    """What the statistics read for these segments: their token text, or for 13a the segments
+    themselves as an ``MtevalText``, which the statistics cut into the same tokens."""
+    if tokenize.tokenizer == "13a":
+        text = _13a_uncut(_normalized(segments, tokenize))
+        if text is not None:
+            return text
+    return token_text(segments, tokenize)
+
+
 def token_text(segments: List[str], tokenize: "TokenizeSettings") -> str:
     """The segments' tokens under these tokenizing settings, as a token text: tokens separated by
     spaces, one line per segment."""
@@ -429,9 +454,7 @@ def _token_table(text, long_tokens, grow):
 
     ``long_tokens`` numbers the tokens longer than 15 bytes: the references' table adds theirs
     (``grow``); a prediction's long token that no reference holds gets a number none has."""
-    encoded, padded, octets, space = _token_bytes(text)
-    edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # a space before the first token and after the last
-    starts, ends = edges[0::2], edges[1::2]
+    encoded, padded, octets, starts, ends = _token_bounds(text)
     line_breaks = np.flatnonzero(octets == 10)
     per_line = np.diff(np.searchsorted(starts, line_breaks), prepend=0, append=len(starts))
     line = np.repeat(np.arange(len(per_line)), per_line)
@@ -452,24 +475,84 @@ def _token_table(text, long_tokens, grow):
     return per_line, line, low, high
 
 
+class MtevalText(str):
+    """Segments, one per line, whose 13a tokens the statistics cut out of the bytes themselves
+    (see ``_13a_cuts``): a token text of a kind, without 13a's passes over the string."""
+
+
+# The other spaces' UTF-8 codes, each as an int of its bytes: two bytes for \x85 and \xa0, three
+# for the rest. Their lead bytes are C2 and E1 to E3.
+_OTHER_SPACE_CODES = np.array([int.from_bytes(space.encode(), "big") for space in _OTHER_SPACES])
+
+
 def _token_bytes(text):
     """A token text's UTF-8 bytes after a space, the same padded to whole 8-byte words (two of
     them spare) as bytes and as an array, and which of those bytes are whitespace."""
-    if not text.isascii() and any(space in text for space in _OTHER_SPACES):
-        text = text.translate(_OTHER_SPACES_TO_SPACE)
     encoded = b" " + text.encode("utf-8", "surrogatepass")
     padded = encoded + bytes(24 - len(encoded) % 8)
     octets = np.frombuffer(padded, dtype=np.uint8)
+    if not text.isascii() and _other_spaces(octets):
+        return _token_bytes(text.translate(_OTHER_SPACES_TO_SPACE))
     # str.split()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and the space (the rest is gone).
     space = (octets == 32) | (octets - np.uint8(9) < 5) | (octets - np.uint8(28) < 4)
     space[len(encoded):] = True
     return encoded, padded, octets, space
 
 
+def _other_spaces(octets):
+    """Whether UTF-8 bytes hold a space other than ASCII's, which str.split() splits on too."""
+    leads = np.flatnonzero((octets == 0xC2) | (octets - np.uint8(0xE1) < 3))
+    codes = (octets[leads].astype(np.int64) << 16) | (octets[leads + 1].astype(np.int64) << 8) | octets[leads + 2]
+    return bool(np.isin(codes, _OTHER_SPACE_CODES).any() or np.isin(codes >> 8, _OTHER_SPACE_CODES).any())
+
+
+def _token_bounds(text):
+    """Where each token of a token text starts and ends in its bytes (see ``_token_bytes``)."""
+    encoded, padded, octets, space = _token_bytes(text)
+    if isinstance(text, MtevalText):
+        cut = _13a_cuts(octets)  # a token boundary inside a run of non-space bytes
+        solid = ~space
+        starts = np.flatnonzero(solid[1:] & (space[:-1] | cut[1:])) + 1
+        ends = np.flatnonzero(solid[:-1] & (space[1:] | cut[1:])) + 1
+    else:
+        edges = np.flatnonzero(space[1:] != space[:-1]) + 1  # a space before the first token and after the last
+        starts, ends = edges[0::2], edges[1::2]
+    return encoded, padded, octets, starts, ends
+
+
+def _13a_cuts(octets):
+    """Where 13a splits a run of non-space bytes: ``cut[i]`` when a token boundary falls between
+    bytes i-1 and i. The rules of ``_split_periods_commas_hyphens``, read off the bytes (every
+    rule's context is ASCII): a symbol is a token of its own; a hyphen after a digit too; a lone
+    period or comma unless it stands between two digits; every mark of a run of them, the last one
+    staying joined to a following digit when the run's length is odd after a digit, or even after
+    anything else. ``octets`` starts with a space and ends with spare bytes, so i-1 and i+1 exist."""
+    # 13a's symbols are the ASCII punctuation but ' , - and .: ! to &, ( to +, /, : to @, [ to `, { to ~.
+    symbol = ((octets - np.uint8(0x21) < 6) | (octets - np.uint8(0x28) < 4) | (octets == 0x2F)
+              | (octets - np.uint8(0x3A) < 7) | (octets - np.uint8(0x5B) < 6) | (octets - np.uint8(0x7B) < 4))
+    cut = symbol.copy()
+    cut[1:] |= symbol[:-1]
+    digit = octets - np.uint8(48) < 10
+    hyphens = np.flatnonzero(octets == 45)
+    hyphens = hyphens[digit[hyphens - 1]]
+    cut[hyphens] = cut[hyphens + 1] = True
+    mark = (octets == 46) | (octets == 44)
+    marks = np.flatnonzero(mark)
+    if len(marks):
+        before, after = mark[marks - 1], mark[marks + 1]
+        lone = ~before & ~after
+        split = marks[lone & ~(digit[marks - 1] & digit[marks + 1])]
+        cut[split] = cut[split + 1] = True
+        cut[marks[~lone]] = True
+        first, last = marks[~lone & ~before], marks[~lone & ~after]
+        joined = digit[last + 1] & (digit[first - 1] == ((last - first) % 2 == 0))
+        cut[last[~joined] + 1] = True
+    return cut
+
+
 def _count_tokens(text):
     """How many tokens a token text holds, read from its bytes: no string is made per token."""
-    space = _token_bytes(text)[3]
-    return int(np.count_nonzero(space[:-1] & ~space[1:]))
+    return len(_token_bounds(text)[3])
 
 
 def _fingerprints(low, high):
@@ -644,6 +727,75 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
         dense = ~references.packable[token_segment]
         predictions = _Documents(token_segment[dense], low[dense], high[dense], prediction_lengths[~references.packable])
         rows[:, 2 : 2 + max_order] += _dense_matches(references.dense, predictions, max_order, references.segments)
+    return rows
+
+
+# A small corpus (a training loop's batch, a sentence-level reward) takes a shorter path: the
+# fixed cost of the chunked path's many numpy passes would outweigh the counting. Every token of
+# the call gets an exact id from one dict, and every n-gram of every order and document becomes
+# one packed int64 key, (segment, order, n-gram, document), high bits to low; one sort groups
+# them. Document 0 of a segment is its prediction, 1.. its references, so within a group of
+# equal (segment, order, n-gram) the prediction's count comes first and the references' follow.
+_SMALL_DOCUMENTS = 256  # predictions plus references, at most
+
+
+def small_corpus_rows(prediction_text: str, reference_text: str, counts: Sequence[int], max_order: int,
+                      ref_length: str = "shortest") -> Optional[np.ndarray]:
+    """The statistics rows of a small corpus from the token texts of its predictions and of its
+    references (``counts``: how many references each segment has), exactly as ``chunk_statistics``
+    gives them; None when its keys would not fit in 62 bits (the chunked path takes it then)."""
+    documents = list(map(str.split, f"{prediction_text}\n{reference_text}".split("\n")))
+    segments, references = len(counts), len(documents) - len(counts)
+    tokens = list(itertools.chain.from_iterable(documents))
+    vocabulary = dict.fromkeys(tokens)
+    bits = max(1, (len(vocabulary) - 1).bit_length())
+    document_bits = max(counts).bit_length()
+    order_shift = document_bits + max_order * bits  # (segment, order) sit above the n-gram
+    order_bits = (max_order - 1).bit_length()
+    if order_shift + order_bits + max(1, (segments - 1).bit_length()) > 62 or references != sum(counts):
+        return None
+    vocabulary.update(zip(vocabulary, range(len(vocabulary))))
+    lengths = np.array(list(map(len, documents)))
+    total = len(tokens)
+    ids = np.zeros(total + max_order - 1, dtype=np.int64)
+    ids[:total] = operator.itemgetter(*tokens)(vocabulary) if total > 1 else [vocabulary[t] for t in tokens]
+    # Each document's owner: its segment, and its number there (0 the prediction, 1.. its references).
+    owner = list(range(0, segments << order_shift + order_bits, 1 << order_shift + order_bits))
+    for segment, count in enumerate(counts):
+        first = (segment << order_shift + order_bits) + 1
+        owner += range(first, first + count)
+    # Row n of `grams` holds the n-gram of order n+1 starting at each token, left-aligned above the owner.
+    grams = ids[np.arange(max_order)[:, None] + np.arange(total)] << (
+        (bits * np.arange(max_order - 1, -1, -1) + document_bits)[:, None])
+    np.bitwise_or.accumulate(grams, axis=0, out=grams)
+    grams |= np.array(owner).repeat(lengths)
+    grams |= (np.arange(max_order) << order_shift)[:, None]
+    keys = grams[(lengths.cumsum().repeat(lengths) - np.arange(total)) > np.arange(max_order)[:, None]]
+    keys.sort()
+    starts = _run_starts(keys)
+    distinct, occurrences = keys[starts], np.diff(starts, append=len(keys))
+    groups = _run_starts(distinct >> document_bits)
+    referenced = (distinct & ((1 << document_bits) - 1)) != 0
+    predicted = np.where(referenced[groups], 0, occurrences[groups])
+    occurrences[~referenced] = 0
+    clipped = np.minimum(predicted, np.maximum.reduceat(occurrences, groups))
+    matches = np.bincount(distinct[groups] >> order_shift, weights=clipped, minlength=segments << order_bits)
+
+    rows = np.empty((segments, 2 + 2 * max_order), dtype=np.int64)
+    prediction_lengths = lengths[:segments]
+    rows[:, 0] = prediction_lengths
+    rows[:, 2 : 2 + max_order] = matches.reshape(segments, 1 << order_bits)[:, :max_order]
+    rows[:, 2 + max_order :] = np.maximum(prediction_lengths[:, None] - np.arange(max_order), 0)
+    reference_lengths = lengths[segments:]
+    if references == segments:  # one reference each
+        rows[:, 1] = reference_lengths
+    else:
+        first = np.cumsum(counts) - counts
+        if ref_length == "shortest":
+            rows[:, 1] = np.minimum.reduceat(reference_lengths, first)
+        else:  # the closest, a tie going to the shorter (see `ReferenceStatistics.reference_lengths`)
+            distance = np.abs(reference_lengths - np.repeat(prediction_lengths, counts))
+            rows[:, 1] = np.minimum.reduceat((distance << 32) | reference_lengths, first) & 0xFFFFFFFF
     return rows
 
 
@@ -1235,6 +1387,8 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
     Raises:
         ValueError or TypeError naming the option, the bad value and the valid choices.
     """
+    if not options and preset in _PRESET_SETTINGS:  # a preset's own settings, as checked before
+        return _PRESET_SETTINGS[preset]
     if preset not in PRESETS:
         raise ValueError(f"config_name must be one of {sorted(PRESETS)}, got {preset!r}")
     unknown = sorted(set(options) - set(OPTIONS))
@@ -1309,8 +1463,15 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
     merged["n_bootstrap"] = _check_int("n_bootstrap", merged["n_bootstrap"], 0)
     if merged["bootstrap_seed"] is not None:
         merged["bootstrap_seed"] = _check_int("bootstrap_seed", merged["bootstrap_seed"], 0)
-    return Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})
-                       for stage, kind in _STAGES.items()})
+    settings = Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})
+                           for stage, kind in _STAGES.items()})
+    if not options and not _DEPENDS_ON_ENVIRONMENT.intersection([tokenizer, settings.tokenize.tokenizer]):
+        _PRESET_SETTINGS[preset] = settings  # frozen, so callers may share it
+    return settings
+
+
+_PRESET_SETTINGS = {}  # each preset's settings without options, resolved once
+_DEPENDS_ON_ENVIRONMENT = {*MECAB, *SPM_MODELS}  # installed packages and model files can change
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1771,6 +1932,12 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
     Returns an int64 array of shape (segments, 2 + 2 * max_order), one row per segment.
     """
     reference_count = sum(map(len, references))
+    if len(predictions) + reference_count <= _SMALL_DOCUMENTS:
+        rows = _small_rows(predictions, references, settings, max_tokens)
+        if rows is not None:
+            if progress:
+                progress(len(predictions))
+            return rows
     threads = _thread_count(threads, len(predictions) + reference_count, settings)
     bounds = _chunk_bounds(len(predictions), threads)
     key = None
@@ -1795,14 +1962,17 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
             if stop.is_set():
                 return
             start, end = bounds[number]
-            text = token_text(predictions[start:end], settings.tokenize)
+            text = reader_text(predictions[start:end], settings.tokenize)
             spend(text)
-            if prepared[number] is None:
+            chunk_references = prepared[number]
+            if chunk_references is None:
                 chunk = references[start:end]
-                reference_text = token_text(list(itertools.chain.from_iterable(chunk)), settings.tokenize)
+                reference_text = reader_text(list(itertools.chain.from_iterable(chunk)), settings.tokenize)
                 spend(reference_text)
-                prepared[number] = ReferenceStatistics(reference_text, list(map(len, chunk)), counted_orders(settings))
-            rows[number] = chunk_statistics(text, prepared[number], counted_orders(settings), settings.statistics.ref_length)
+                chunk_references = ReferenceStatistics(reference_text, list(map(len, chunk)), counted_orders(settings))
+                if key:  # kept for the cache; otherwise dropped with this chunk, so memory stays bounded
+                    prepared[number] = chunk_references
+            rows[number] = chunk_statistics(text, chunk_references, counted_orders(settings), settings.statistics.ref_length)
             if progress:
                 progress(end - start)
 
@@ -1810,6 +1980,16 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
     if key and not cached:
         cache.put(key, prepared)
     return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * counted_orders(settings)), dtype=np.int64)
+
+
+def _small_rows(predictions, references, settings, max_tokens):
+    """``small_corpus_rows`` of a small corpus, or None where it does not apply."""
+    prediction_text = token_text(predictions, settings.tokenize)
+    reference_text = token_text(list(itertools.chain.from_iterable(references)), settings.tokenize)
+    if max_tokens is not None and _count_tokens(prediction_text) + _count_tokens(reference_text) > max_tokens:
+        return None  # the chunked path raises the error
+    return small_corpus_rows(prediction_text, reference_text, list(map(len, references)), counted_orders(settings),
+                             settings.statistics.ref_length)
 
 
 def _chunk_bounds(segments, threads):

@@ -21,6 +21,16 @@ bleu_metric = load_module()
 DEFAULT = bleu_metric.resolve_settings()
 
 
+@pytest.fixture(autouse=True, scope="module")
+def chunked_path():
+    """These tests are about the chunked path, so no corpus here takes the small one
+    (tests/test_small_path.py holds that one to the same definitions)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (bleu_metric, sys.modules[type(evaluate.load(METRIC_PATH)).__module__]):
+            patch.setattr(module, "_SMALL_DOCUMENTS", 0)
+        yield
+
+
 def plain_rows(predictions, references, max_order, ref_length):
     """The rows by the definition (oracles.plain_row), from sacrebleu's 13a tokens."""
     return np.array([plain_row(sacrebleu_13a(p), [sacrebleu_13a(r) for r in refs], max_order, ref_length)

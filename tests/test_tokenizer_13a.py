@@ -39,3 +39,32 @@ def test_every_wmt17_line(wmt17):
     mismatches = [line for line in lines if bleu_metric.tokenize_13a(line) != sacrebleu_13a(line)]
     assert len(lines) == 17 * 3004
     assert mismatches == []
+
+
+def read_13a(lines):
+    """The tokens of each line as the statistics read them: 13a cut out of the text's bytes."""
+    text = bleu_metric.reader_text(lines, bleu_metric.resolve_settings().tokenize)
+    assert isinstance(text, bleu_metric.MtevalText)
+    encoded, _, _, starts, ends = bleu_metric._token_bounds(text)
+    tokens = [encoded[start:end].decode("utf-8", "surrogatepass") for start, end in zip(starts.tolist(), ends.tolist())]
+    per_line = bleu_metric._token_table(text, {}, True)[0].tolist()
+    return [tokens[sum(per_line[:number]) : sum(per_line[: number + 1])] for number in range(len(lines))]
+
+
+LINES = st.lists(st.text(alphabet=st.characters(exclude_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")),
+                 min_size=1, max_size=5)
+
+
+@given(LINES)
+def test_the_byte_reader_cuts_random_unicode_as_sacrebleu(lines):
+    assert read_13a(lines) == [sacrebleu_13a(line) for line in lines]
+
+
+@given(st.lists(st.lists(TRICKY.filter(lambda text: "\n" not in text), max_size=6).map("".join), min_size=1, max_size=5))
+def test_the_byte_reader_cuts_digits_periods_commas_hyphens_entities_as_sacrebleu(lines):
+    assert read_13a(lines) == [sacrebleu_13a(line) for line in lines]
+
+
+def test_the_byte_reader_cuts_every_wmt17_line_as_sacrebleu(wmt17):
+    for lines in [wmt17["reference"], *wmt17["systems"].values()]:
+        assert read_13a(lines) == [sacrebleu_13a(line) for line in lines]
