@@ -2,6 +2,7 @@
 oversize requests, and the page in a real browser (Debian's Chromium through Playwright)."""
 
 import concurrent.futures
+import contextlib
 import http.client
 import os
 import pathlib
@@ -209,26 +210,40 @@ def chromium():
     return path
 
 
-def test_page_in_a_real_browser(server, tmp_path):
-    executable = chromium()
-    from playwright.sync_api import expect, sync_playwright
+SCREENSHOTS = ROOT / "screenshots"
 
-    screenshots = ROOT / "screenshots"
-    screenshots.mkdir(exist_ok=True)
+
+@contextlib.contextmanager
+def space_page(url, height):
+    """The Space at ``url`` in headless Chromium, 1300 pixels wide; the browser closes after."""
+    executable = chromium()
+    from playwright.sync_api import sync_playwright
+
+    SCREENSHOTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=executable, headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1300, "height": 1600})
-        page.goto(server[0], timeout=60_000)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": height})
+            page.goto(url, timeout=60_000)
+            yield page
+        finally:
+            browser.close()
+
+
+def test_page_in_a_real_browser(server, tmp_path):
+    from playwright.sync_api import expect
+
+    with space_page(server[0], 1600) as page:
         # The first click, with nothing typed: the documented example, both reference sets visible.
         expect(page.get_by_label("References (second set)", exact=True)).to_be_visible(timeout=30_000)
         page.get_by_role("button", name="Compute BLEU").click()
         score = page.locator("#bleu-score")
         expect(score).to_contain_text("BLEU = 50.38", timeout=60_000)
         assert f"{100 * TRANSFORMERS_BLEU:.2f}" == "50.38"
-        page.screenshot(path=str(screenshots / "first-click.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / "first-click.png"), full_page=True)
         page.get_by_label("Predictions", exact=True).fill("the cat sat on the mat\nhello world")
         page.get_by_label("References", exact=True).fill("the cat sat on the mat\nhello there world")
         page.get_by_label("References (second set)", exact=True).fill("")
@@ -239,7 +254,7 @@ def test_page_in_a_real_browser(server, tmp_path):
         expect(page.get_by_text("sentence BLEU").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("hello there world").first).to_be_visible()
         expect(page.locator("canvas, svg.marks, .vega-embed").first).to_be_visible(timeout=30_000)
-        page.screenshot(path=str(screenshots / "app.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / "app.png"), full_page=True)
         # Selecting a row of the per-sentence table works that sentence out.
         page.get_by_text("hello world", exact=True).last.click()
         explanation = page.locator("#explanation")
@@ -251,14 +266,13 @@ def test_page_in_a_real_browser(server, tmp_path):
         expect(explanation).to_contain_text("2-grams: 0 / 1 clipped matches")
         expect(explanation).to_contain_text("c = 2 prediction tokens, r = 3 reference tokens: BP = exp(1 − r/c)")
         assert explanation.locator(".matched").count() == 2 and explanation.locator(".unmatched").count() == 2
-        page.screenshot(path=str(screenshots / "explain.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / "explain.png"), full_page=True)
         # A mismatched input shows a readable message, not a stack trace.
         page.get_by_label("References", exact=True).fill("only one line")
         page.get_by_role("button", name="Compute BLEU").click()
         expect(page.get_by_text("References has 1 lines").first).to_be_visible(timeout=30_000)
         assert "Traceback" not in page.content()
-        browser.close()
-    assert (screenshots / "app.png").stat().st_size > 10_000
+    assert (SCREENSHOTS / "app.png").stat().st_size > 10_000
 
 
 def test_the_space_offers_korean_and_japanese():
@@ -288,19 +302,10 @@ def test_api_compare_is_the_metrics_paired_test(client):
 
 
 def test_compare_view_in_a_real_browser(server):
-    executable = chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    screenshots = ROOT / "screenshots"
-    screenshots.mkdir(exist_ok=True)
     expected = app.compare(PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1300, "height": 1100})
-        page.goto(server[0], timeout=60_000)
+    with space_page(server[0], 1100) as page:
         page.get_by_role("tab", name="Compare systems").click()
         page.get_by_role("button", name="Compare", exact=True).click()
         result = page.locator("#compare-result")
@@ -310,8 +315,7 @@ def test_compare_view_in_a_real_browser(server):
             expect(result).to_contain_text(f"{label}: BLEU {100 * numbers['bleu']:.2f} (resampled mean "
                                            f"{100 * numbers['mean']:.2f} ± {100 * numbers['ci']:.2f})")
         expect(page.get_by_text("How to read this")).to_be_visible()
-        page.screenshot(path=str(screenshots / "compare.png"), full_page=True)
-        browser.close()
+        page.screenshot(path=str(SCREENSHOTS / "compare.png"), full_page=True)
 
 
 def test_explaining_a_line_that_is_no_longer_there_is_a_message():
