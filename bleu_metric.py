@@ -159,8 +159,8 @@ def _13a_text(lines):
     """13a's tokens of every line as one token text (see ``token_text``), or None when a line
     holds a line break of its own. Each line is padded with spaces, so no rule can match across
     a line break, and every line tokenizes as it would alone."""
-    text = _one_per_line(lines)
-    return None if text is None else _13a_padded(" " + text.replace("<skipped>", "").replace("\n", " \n ") + " ")
+    text = _13a_uncut(lines)  # <skipped> and the entities go there, in 13a's order
+    return None if text is None else _split_periods_commas_hyphens(_pad_symbols(" " + text.replace("\n", " \n ") + " "))
 
 
 def _13a_padded(text):
@@ -621,7 +621,6 @@ class ReferenceStatistics:
             raise ValueError(f"the text holds {len(self.lengths)} references, not {counts.sum()}")
         self.first_reference = np.cumsum(counts) - counts
         self.segment_of_reference = np.repeat(np.arange(self.segments), counts)
-        self.shortest = np.minimum.reduceat(self.lengths, self.first_reference)
         segment = self.segment_of_reference[reference]
 
         # Sort (segment, fingerprint): each run is one distinct token of one segment.
@@ -661,12 +660,9 @@ class ReferenceStatistics:
         self.slots = self.offsets[segment] + self.ids
 
     def reference_lengths(self, prediction_lengths, ref_length):
-        """Each segment's reference length for the brevity penalty (see ``reference_length``)."""
-        if ref_length == "shortest":
-            return self.shortest
-        # The closest: the least (distance, length), packed into one integer per reference.
-        distance = np.abs(self.lengths - prediction_lengths[self.segment_of_reference])
-        return np.minimum.reduceat((distance << 32) | self.lengths, self.first_reference) & 0xFFFFFFFF
+        """Each segment's reference length for the brevity penalty (see ``_reference_lengths``)."""
+        return _reference_lengths(self.lengths, self.first_reference, self.segment_of_reference, prediction_lengths,
+                                  ref_length)
 
     def prediction_ids(self, segment, low, high):
         """Each prediction token's id within its segment (``segment``: each token's), and whether a
@@ -679,6 +675,27 @@ class ReferenceStatistics:
         return np.where(known, found - self.first[segment], self.vocabulary[segment]), known
 
 
+def _reference_lengths(lengths, first_reference, segment_of_reference, prediction_lengths, ref_length):
+    """Each segment's reference length for the brevity penalty, from every reference's length
+    (each segment's references laid end to end, the first at ``first_reference``): the shortest,
+    or the closest to the prediction's, a tie going to the shorter."""
+    if ref_length == "shortest":
+        return np.minimum.reduceat(lengths, first_reference)
+    # The closest: the least (distance, length), packed into one integer per reference.
+    distance = np.abs(lengths - prediction_lengths[segment_of_reference])
+    return np.minimum.reduceat((distance << 32) | lengths, first_reference) & 0xFFFFFFFF
+
+
+def _new_rows(prediction_lengths, reference_lengths, max_order):
+    """Statistics rows with their lengths and totals filled in, and no matches yet: the totals
+    count every n-gram position of the prediction."""
+    rows = np.zeros((len(prediction_lengths), 2 + 2 * max_order), dtype=np.int64)
+    rows[:, 0] = prediction_lengths
+    rows[:, 1] = reference_lengths
+    rows[:, 2 + max_order :] = np.maximum(prediction_lengths[:, None] - np.arange(max_order), 0)
+    return rows
+
+
 def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: int,
                      ref_length: str = "shortest") -> np.ndarray:
     """The statistics rows of one chunk, as an ``int64`` array of shape (n, 2 + 2N): ``text`` is
@@ -687,11 +704,7 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
     prediction_lengths, token_segment, low, high = _token_table(text, references.long_tokens, grow=False)
     if len(prediction_lengths) != references.segments:
         raise ValueError(f"the text holds {len(prediction_lengths)} predictions, not {references.segments}")
-    rows = np.zeros((references.segments, 2 + 2 * max_order), dtype=np.int64)
-    rows[:, 0] = prediction_lengths
-    rows[:, 1] = references.reference_lengths(prediction_lengths, ref_length)
-    for order in range(1, max_order + 1):
-        rows[:, 1 + max_order + order] = np.maximum(prediction_lengths - order + 1, 0)
+    rows = _new_rows(prediction_lengths, references.reference_lengths(prediction_lengths, ref_length), max_order)
 
     ids, known = references.prediction_ids(token_segment, low, high)
     kept = references.packable[token_segment]
@@ -781,21 +794,12 @@ def small_corpus_rows(prediction_text: str, reference_text: str, counts: Sequenc
     clipped = np.minimum(predicted, np.maximum.reduceat(occurrences, groups))
     matches = np.bincount(distinct[groups] >> order_shift, weights=clipped, minlength=segments << order_bits)
 
-    rows = np.empty((segments, 2 + 2 * max_order), dtype=np.int64)
     prediction_lengths = lengths[:segments]
-    rows[:, 0] = prediction_lengths
+    counts = np.array(counts)
+    rows = _new_rows(prediction_lengths, _reference_lengths(lengths[segments:], np.cumsum(counts) - counts,
+                                                            np.arange(segments).repeat(counts), prediction_lengths,
+                                                            ref_length), max_order)
     rows[:, 2 : 2 + max_order] = matches.reshape(segments, 1 << order_bits)[:, :max_order]
-    rows[:, 2 + max_order :] = np.maximum(prediction_lengths[:, None] - np.arange(max_order), 0)
-    reference_lengths = lengths[segments:]
-    if references == segments:  # one reference each
-        rows[:, 1] = reference_lengths
-    else:
-        first = np.cumsum(counts) - counts
-        if ref_length == "shortest":
-            rows[:, 1] = np.minimum.reduceat(reference_lengths, first)
-        else:  # the closest, a tie going to the shorter (see `ReferenceStatistics.reference_lengths`)
-            distance = np.abs(reference_lengths - np.repeat(prediction_lengths, counts))
-            rows[:, 1] = np.minimum.reduceat((distance << 32) | reference_lengths, first) & 0xFFFFFFFF
     return rows
 
 
@@ -1465,7 +1469,7 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
         merged["bootstrap_seed"] = _check_int("bootstrap_seed", merged["bootstrap_seed"], 0)
     settings = Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})
                            for stage, kind in _STAGES.items()})
-    if not options and not _DEPENDS_ON_ENVIRONMENT.intersection([tokenizer, settings.tokenize.tokenizer]):
+    if not options and tokenizer not in _DEPENDS_ON_ENVIRONMENT:
         _PRESET_SETTINGS[preset] = settings  # frozen, so callers may share it
     return settings
 

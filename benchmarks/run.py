@@ -179,7 +179,7 @@ def measure_row(spec, names, rounds, calls):
                 measured[name] = one
     for name in names:
         if name not in interleaved:
-            measured[name] = measure(name, spec, calls if calls > 1 else 1)
+            measured[name] = measure(name, spec, calls)
     for one in measured.values():
         one["median"] = statistics.median(one["times"])
     return measured
