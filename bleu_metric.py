@@ -564,6 +564,13 @@ def _fingerprints(low, high):
     return (mixed >> np.uint64(64 - _SEGMENT_SHIFT)).astype(np.int64)
 
 
+def _grouped_sort(keys):
+    """Keys sorted, where they arrive in order of the segment index above their other bits, as
+    every key of a chunk's tokens or n-grams does: numpy's stable sort (a timsort for int64) then
+    only sorts within segments and merges, two to three times faster here than its quicksort."""
+    return np.sort(keys, kind="stable")
+
+
 def _new_runs(sorted_keys):
     """Whether each value of a sorted array starts a run of equal values."""
     return np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))[: len(sorted_keys)]
@@ -625,7 +632,7 @@ class ReferenceStatistics:
 
         # Sort (segment, fingerprint): each run is one distinct token of one segment.
         keys = (segment << _SEGMENT_SHIFT) | _fingerprints(low, high)
-        order = np.argsort(keys)
+        order = np.argsort(keys, kind="stable")  # see `_grouped_sort`
         sorted_keys = keys[order]
         new_run = _new_runs(sorted_keys)
         starts, run = np.flatnonzero(new_run), np.cumsum(new_run) - 1
@@ -725,13 +732,13 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
         if len(keys) == 0:
             break  # no longer n-gram can match either
         keys = references.segment_and_reference[positions] | (keys << references_bits)
-        reference_keys, reference_counts = _runs(np.sort(keys))
+        reference_keys, reference_counts = _runs(_grouped_sort(keys))
         if references_bits:
             reference_keys = reference_keys >> references_bits
             starts = _run_starts(reference_keys)
             reference_keys, reference_counts = reference_keys[starts], np.maximum.reduceat(reference_counts, starts)
         keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
-        keys, counts = _runs(np.sort(keys | (segment[positions] << segment_shift)))
+        keys, counts = _runs(_grouped_sort(keys | (segment[positions] << segment_shift)))
         found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
         clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
         rows[:, 1 + order] = np.bincount(keys >> segment_shift, weights=clipped, minlength=references.segments)
