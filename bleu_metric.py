@@ -791,7 +791,7 @@ def small_corpus_rows(prediction_text: str, reference_text: str, counts: Sequenc
     grams |= np.array(owner).repeat(lengths)
     grams |= (np.arange(max_order) << order_shift)[:, None]
     keys = grams[(lengths.cumsum().repeat(lengths) - np.arange(total)) > np.arange(max_order)[:, None]]
-    keys.sort()
+    keys.sort(kind="stable")  # runs of ascending segments: see `_grouped_sort`
     starts = _run_starts(keys)
     distinct, occurrences = keys[starts], np.diff(starts, append=len(keys))
     groups = _run_starts(distinct >> document_bits)
