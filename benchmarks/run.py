@@ -15,7 +15,7 @@ Every timed call, whichever implementation it times, follows the same untimed pr
 garbage is collected and a new metric object of ours is loaded. So our reference cache never
 helps (except in the "same references again" row, which measures exactly that), and every call
 starts from the same state of the process's caches and thread pools, as a training loop's
-evaluation does after a training step. (Timed back to back instead, bleuscore is up to 2.5 times
+evaluation does after a training step. (Timed back to back instead, bleuscore is up to 2.4 times
 faster on small calls, where its thread pool stays awake and the caches warm.) The "another
 thread alive" row keeps a second thread running in the process, as a training process has (a data
 loader, a logger): it wakes every millisecond to do a little Python work.
