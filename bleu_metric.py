@@ -425,7 +425,9 @@ def _escaped_token_text(token_lists):
 # two different tokens share a fingerprint (for 100 distinct tokens, a chance of about 4 in 10^12)
 # takes the plain path.
 #
-# N-gram keys. With ids of `bits` bits, an n-gram packs exactly into an int64 key beside a
+# Unigrams are counted by slot, one slot per (segment, id), with no sorting at all.
+#
+# N-gram keys. With ids of `bits` bits, a longer n-gram packs exactly into an int64 key beside a
 # segment index and a reference index: no hashing, so nothing can collide. Counting is sorting:
 # equal keys are neighbours. A segment whose keys would not fit in 62 bits takes the plain path.
 
@@ -461,11 +463,14 @@ def _token_table(text, long_tokens, grow):
 
     words = np.frombuffer(padded, dtype="<u8")
     word, shift = starts >> 3, ((starts & 7) << 3).astype(np.uint64)
-    low = (words[word] >> shift) | (words[word + 1] << (np.uint64(64) - shift))  # a shift by 64 gives 0
-    high = (words[word + 1] >> shift) | (words[word + 2] << (np.uint64(64) - shift))
     size = ends - starts
+    low = (words[word] >> shift) | (words[word + 1] << (np.uint64(64) - shift))  # a shift by 64 gives 0
     low &= _BYTE_MASKS[np.minimum(size, 8)]
-    high = (high & _BYTE_MASKS[np.clip(size - 8, 0, 7)]) | (size.astype(np.uint64) << np.uint64(56))
+    high = size.astype(np.uint64) << np.uint64(56)
+    longer = np.flatnonzero(size > 8)  # only these have bytes beyond the first word
+    word, shift = word[longer] + 1, shift[longer]
+    high[longer] |= ((words[word] >> shift) | (words[word + 1] << (np.uint64(64) - shift))) & _BYTE_MASKS[
+        np.minimum(size[longer] - 8, 7)]
     long = np.flatnonzero(size > _SHORT_TOKEN_BYTES)
     if len(long):
         number = long_tokens.setdefault if grow else long_tokens.get
@@ -659,12 +664,22 @@ class ReferenceStatistics:
         kept = self.packable[segment]
         segment, reference, self.ids = segment[kept], reference[kept], ids[kept]
         self.remaining = _remaining(self.lengths[self.packable[self.segment_of_reference]])
-        self.segment_and_reference = (segment << _SEGMENT_SHIFT) | (reference - self.first_reference[segment])
+        index = reference - self.first_reference[segment]  # each token's reference within its segment
+        self.segment_and_reference = (segment << _SEGMENT_SHIFT) | index
         self.bits = max(1, int(self.vocabulary[self.packable].max(initial=1)).bit_length())
         self.references_bits = int(max(1, counts[self.packable].max(initial=1)) - 1).bit_length()
-        # A flag per (segment, id) will say which ids the predictions hold: slot = offset + id.
+        # Unigrams are counted by slot, one per (segment, id): slot = offset + id. `most` holds
+        # the most times a slot's token occurs in one reference of its segment.
         self.offsets = np.cumsum(self.vocabulary + 1) - (self.vocabulary + 1)
+        self.slot_segment = np.repeat(np.arange(self.segments), self.vocabulary + 1)
         self.slots = self.offsets[segment] + self.ids
+        if self.references_bits == 0:
+            self.most = np.bincount(self.slots, minlength=len(self.slot_segment))
+        else:
+            keys, occurrences = _runs(_grouped_sort((self.slots << self.references_bits) | index))
+            starts = _run_starts(keys >> self.references_bits)
+            self.most = np.zeros(len(self.slot_segment), dtype=np.int64)
+            self.most[keys[starts] >> self.references_bits] = np.maximum.reduceat(occurrences, starts)
 
     def reference_lengths(self, prediction_lengths, ref_length):
         """Each segment's reference length for the brevity penalty (see ``_reference_lengths``)."""
@@ -717,14 +732,16 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
     kept = references.packable[token_segment]
     segment, ids, known = token_segment[kept], ids[kept], known[kept]
     remaining = _remaining(prediction_lengths[references.packable])
-    # Only n-grams whose every token occurs on both sides can match: count just those.
-    held = np.zeros(int(references.offsets[-1] + references.vocabulary[-1] + 1), dtype=bool)
-    held[references.offsets[segment[known]] + ids[known]] = True
-    reference_runs = _runs_of_known(held[references.slots], references.remaining)
+    # Unigrams: each slot's count in the prediction, clipped by its most in one reference.
+    predicted = np.bincount(references.offsets[segment[known]] + ids[known], minlength=len(references.most))
+    rows[:, 2] = np.bincount(references.slot_segment, weights=np.minimum(predicted, references.most),
+                             minlength=references.segments)
+    # Only longer n-grams whose every token occurs on both sides can match: count just those.
+    reference_runs = _runs_of_known(predicted[references.slots] > 0, references.remaining)
     prediction_runs = _runs_of_known(known, remaining)
     bits, references_bits = references.bits, references.references_bits
     segment_shift = _SEGMENT_SHIFT - references_bits
-    for order in range(1, max_order + 1):
+    for order in range(2, max_order + 1):
         # Reference keys are (segment, n-gram, reference), high bits to low: equal keys count
         # one n-gram in one reference, and the runs of one (segment, n-gram) are adjacent, so
         # the largest count over the references is a reduction over neighbours.
