@@ -592,6 +592,17 @@ def _runs(sorted_keys):
     return sorted_keys[starts], np.diff(np.append(starts, len(sorted_keys)))
 
 
+def _most_in_one_reference(keys, references_bits):
+    """Keys whose low ``references_bits`` bits number a reference, one key per occurrence: each
+    distinct key without those bits, and the most times it occurs in one reference."""
+    keys, counts = _runs(_grouped_sort(keys))
+    if references_bits:
+        keys = keys >> references_bits
+        starts = _run_starts(keys)
+        keys, counts = keys[starts], np.maximum.reduceat(counts, starts)
+    return keys, counts
+
+
 def _packed_ngrams(ids, remaining, order, bits):
     """Keys of every n-gram of this order that fits inside its document, and their positions."""
     keys = ids
@@ -676,10 +687,9 @@ class ReferenceStatistics:
         if self.references_bits == 0:
             self.most = np.bincount(self.slots, minlength=len(self.slot_segment))
         else:
-            keys, occurrences = _runs(_grouped_sort((self.slots << self.references_bits) | index))
-            starts = _run_starts(keys >> self.references_bits)
+            slots, most = _most_in_one_reference((self.slots << self.references_bits) | index, self.references_bits)
             self.most = np.zeros(len(self.slot_segment), dtype=np.int64)
-            self.most[keys[starts] >> self.references_bits] = np.maximum.reduceat(occurrences, starts)
+            self.most[slots] = most
 
     def reference_lengths(self, prediction_lengths, ref_length):
         """Each segment's reference length for the brevity penalty (see ``_reference_lengths``)."""
@@ -748,12 +758,8 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
         keys, positions = _packed_ngrams(references.ids, reference_runs, order, bits)
         if len(keys) == 0:
             break  # no longer n-gram can match either
-        keys = references.segment_and_reference[positions] | (keys << references_bits)
-        reference_keys, reference_counts = _runs(_grouped_sort(keys))
-        if references_bits:
-            reference_keys = reference_keys >> references_bits
-            starts = _run_starts(reference_keys)
-            reference_keys, reference_counts = reference_keys[starts], np.maximum.reduceat(reference_counts, starts)
+        reference_keys, reference_counts = _most_in_one_reference(
+            references.segment_and_reference[positions] | (keys << references_bits), references_bits)
         keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
         keys, counts = _runs(_grouped_sort(keys | (segment[positions] << segment_shift)))
         found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
