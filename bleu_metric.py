@@ -773,6 +773,61 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
     return rows
 
 
+# A few segments (a training loop's small batch, a sentence-level reward) are counted with Python's
+# sets, with no numpy call at all: numpy's fixed cost per call, which the bigger paths spread over
+# many tokens, would be most of the time here, and more so on a cold cache.
+
+def segment_row(prediction: List[str], references: List[List[str]], max_order: int,
+                ref_length: str = "shortest") -> List[int]:
+    """One segment's statistics row from its tokens, counted with sets.
+
+    An n-gram that occurs once in the prediction matches once if any reference holds it, so one
+    set difference counts all of those. Only an n-gram that occurs more than once is clipped by
+    its count: at most as often as one reference holds it."""
+    length = len(prediction)
+    lengths = list(map(len, references))
+    if ref_length == "shortest":
+        chosen = min(lengths)
+    else:  # the closest, a tie going to the shorter
+        chosen = min(lengths, key=lambda reference_length: (abs(reference_length - length), reference_length))
+    totals = [length - n if length > n else 0 for n in range(max_order)]
+    row = [length, chosen] + [0] * max_order + totals
+    # The n-grams of a token list are the tuples of its n first shifted copies.
+    shifted = [prediction[start:] for start in range(max_order)]
+    reference_shifted = [[reference[start:] for start in range(max_order)] for reference in references]
+    for n in range(1, max_order + 1):
+        unmatched = set(zip(*shifted[:n]) if n > 1 else prediction)
+        distinct = len(unmatched)
+        unmatched.difference_update(*(zip(*copies[:n]) if n > 1 else copies[0] for copies in reference_shifted))
+        matches = distinct - len(unmatched)
+        if distinct < totals[n - 1]:  # an n-gram occurs more than once: clip it by its count
+            grams = list(zip(*shifted[:n])) if n > 1 else prediction
+            seen = set()
+            repeated = {gram for gram in grams if gram in seen or seen.add(gram)}
+            repeated.difference_update(unmatched)
+            if repeated:
+                reference_grams = [list(zip(*copies[:n])) if n > 1 else copies[0] for copies in reference_shifted]
+                for gram in repeated:
+                    matches += min(grams.count(gram), max(reference.count(gram) for reference in reference_grams)) - 1
+        if not matches:
+            break  # no longer n-gram can match either
+        row[1 + n] = matches
+    return row
+
+
+def few_segment_rows(prediction_text: str, reference_text: str, counts: Sequence[int], max_order: int,
+                     ref_length: str = "shortest") -> List[List[int]]:
+    """The statistics rows of a few segments from the token texts of their predictions and of
+    their references (``counts``: how many references each segment has), one ``segment_row`` each,
+    as lists: an array would cost more than the counting here."""
+    references = [line.split() for line in reference_text.split("\n")]
+    rows, first = [], 0
+    for prediction, count in zip(prediction_text.split("\n"), counts):
+        rows.append(segment_row(prediction.split(), references[first : first + count], max_order, ref_length))
+        first += count
+    return rows
+
+
 # A small corpus (a training loop's batch, a sentence-level reward) takes a shorter path: the
 # fixed cost of the chunked path's many numpy passes would outweigh the counting. Every token of
 # the call gets an exact id from one dict, and every n-gram of every order and document becomes
@@ -1111,8 +1166,13 @@ def score_corpus(rows: np.ndarray, settings: "Settings") -> Dict[str, object]:
     arithmetic, of the sum of each row's max(1, total) per order)."""
     denominators = None
     if settings.scoring.smooth_method in NLTK_SMOOTHING:
-        denominators = np.maximum(rows[:, 2 + counted_orders(settings) :], 1).sum(axis=0)
-    return score_row(rows.sum(axis=0), settings, denominators)
+        denominators = np.maximum(np.asarray(rows)[:, 2 + counted_orders(settings) :], 1).sum(axis=0)
+    return score_row(_column_sums(rows), settings, denominators)
+
+
+def _column_sums(rows):
+    """The column sums of statistics rows: an int64 array, or a few rows as int lists."""
+    return rows.sum(axis=0) if isinstance(rows, np.ndarray) else [sum(column) for column in zip(*rows)]
 
 
 def sentence_scores(rows: np.ndarray, settings: "Settings") -> list:
@@ -1131,7 +1191,7 @@ def bootstrap_interval(rows: np.ndarray, settings: "Settings") -> List[float]:
     plus or minus half the distance between the sorted scores at n_bootstrap//40 and
     n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
     """
-    n_bootstrap, n = settings.output.n_bootstrap, len(rows)
+    rows, n_bootstrap, n = np.asarray(rows), settings.output.n_bootstrap, len(rows)
     samples = np.random.default_rng(settings.output.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
     scores = sorted(score_corpus(rows[sample], settings)["bleu"] for sample in samples)
     cut = n_bootstrap // 40
@@ -1215,8 +1275,8 @@ def paired_test_rows(rows: Dict[str, np.ndarray], baseline: str, settings: "Sett
 def _paired_columns(rows, settings):
     """The columns a paired test sums: the rows, and for NLTK's arithmetic each row's max(1, total)."""
     if settings.scoring.smooth_method in NLTK_SMOOTHING:
-        return np.column_stack([rows, np.maximum(rows[:, 2 + counted_orders(settings) :], 1)])
-    return rows
+        return np.column_stack([rows, np.maximum(np.asarray(rows)[:, 2 + counted_orders(settings) :], 1)])
+    return np.asarray(rows)
 
 
 def _p_value(statistics, observed):
@@ -1608,6 +1668,8 @@ _FEATURES = [
 def _as_list(value, name):
     """A column (list, tuple, numpy array, datasets Column) as a list. A string, bytes, a dict or
     a set is an error: each would iterate into something other than the texts meant."""
+    if type(value) is list:  # the usual case, decided without the abstract base classes
+        return value
     unordered = isinstance(value, (collections.abc.Mapping, collections.abc.Set))
     if isinstance(value, (str, bytes)) or unordered or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
         raise TypeError(f"{name} must be a list, got {type(value).__name__}: {value!r:.80}")
@@ -1799,7 +1861,7 @@ class Bleu(evaluate.Metric):
         settings = resolve_settings(self.config_name, **options)
         predictions, references, _ = _check_inputs(predictions, references)
         references = _reference_lists(references)
-        rows = self._rows(predictions, references, settings)
+        rows = np.asarray(self._rows(predictions, references, settings))
         order = counted_orders(settings)
         return {
             "prediction_length": rows[:, 0].tolist(),
@@ -1963,7 +2025,8 @@ def corpus_rows(predictions: List[str], references: List[List[str]], settings: "
     A ``ReferenceCache`` keeps the references' statistics for a later call with the same
     references (a training loop scores new predictions against them every epoch).
 
-    Returns an int64 array of shape (segments, 2 + 2 * max_order), one row per segment.
+    Returns an int64 array of shape (segments, 2 + 2 * max_order), one row per segment; for a
+    few segments, the same numbers as a list of int lists (``np.asarray`` makes it the array).
     """
     reference_count = sum(map(len, references))
     if len(predictions) + reference_count <= _SMALL_DOCUMENTS:
@@ -2022,8 +2085,15 @@ def _small_rows(predictions, references, settings, max_tokens):
     reference_text = token_text(list(itertools.chain.from_iterable(references)), settings.tokenize)
     if max_tokens is not None and _count_tokens(prediction_text) + _count_tokens(reference_text) > max_tokens:
         return None  # the chunked path raises the error
-    return small_corpus_rows(prediction_text, reference_text, list(map(len, references)), counted_orders(settings),
+    counts = list(map(len, references))
+    if len(prediction_text) + len(reference_text) <= _FEW_SEGMENTS_TEXT:
+        return few_segment_rows(prediction_text, reference_text, counts, counted_orders(settings),
+                                settings.statistics.ref_length)
+    return small_corpus_rows(prediction_text, reference_text, counts, counted_orders(settings),
                              settings.statistics.ref_length)
+
+
+_FEW_SEGMENTS_TEXT = 10_000  # characters of token text, predictions and references: about 32 segments of 25 tokens
 
 
 def _chunk_bounds(segments, threads):

@@ -1,5 +1,5 @@
-"""A small corpus (a training batch, a sentence-level reward) takes its own path through the
-statistics: it must give exactly the rows of the plain definition and of the chunked path."""
+"""A few segments (a sentence-level reward, a small training batch) and a small corpus take their
+own paths through the statistics: each must give exactly the rows of the plain definition."""
 
 import sys
 
@@ -10,7 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from oracles import corpora, hf_bleu, load_module, plain_row, sacrebleu_13a
+from oracles import corpora, hf_bleu, load_module, plain_row, random_cases, sacrebleu_13a
 
 bleu_metric = load_module()
 
@@ -20,21 +20,24 @@ def plain_rows(predictions, references, max_order, ref_length):
                      for p, refs in zip(predictions, references)], dtype=np.int64).reshape(len(predictions), -1)
 
 
-def small_rows(predictions, references, max_order, ref_length):
+def path_rows(path, predictions, references, max_order, ref_length):
+    """The rows that one of the two paths, "few" (sets) or "small" (one sort), gives a corpus."""
     tokenize = bleu_metric.resolve_settings().tokenize
-    return bleu_metric.small_corpus_rows(
+    function = bleu_metric.few_segment_rows if path == "few" else bleu_metric.small_corpus_rows
+    return function(
         bleu_metric.token_text(predictions, tokenize),
         bleu_metric.token_text([reference for segment in references for reference in segment], tokenize),
         [len(segment) for segment in references], max_order, ref_length)
 
 
+@pytest.mark.parametrize("path", ["few", "small"])
 @given(corpus=corpora(max_segments=12, max_references=5), max_order=st.integers(1, 8),
        ref_length=st.sampled_from(["shortest", "closest"]))
-def test_small_path_rows_equal_the_plain_definition(corpus, max_order, ref_length):
+def test_each_path_gives_the_rows_of_the_plain_definition(path, corpus, max_order, ref_length):
     predictions, references = corpus
-    rows = small_rows(predictions, references, max_order, ref_length)
-    assume(rows is not None)  # keys wider than 62 bits go to the chunked path (tested below)
-    assert (rows == plain_rows(predictions, references, max_order, ref_length)).all()
+    rows = path_rows(path, predictions, references, max_order, ref_length)
+    assume(rows is not None)  # the small path leaves keys wider than 62 bits to the chunked path (tested below)
+    assert np.array_equal(rows, plain_rows(predictions, references, max_order, ref_length))
 
 
 @given(corpus=corpora(max_segments=12, max_references=3))
@@ -44,14 +47,35 @@ def test_compute_on_a_small_corpus_equals_hf(corpus):
     assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
 
 
-def test_compute_takes_the_small_path_for_a_small_corpus(monkeypatch):
+@pytest.mark.parametrize("seed", range(3))
+def test_segment_row_clips_repeated_ngrams_as_the_definition_does(seed):
+    """Five words, up to nine a sentence, up to four references: most n-grams repeat, on both sides."""
+    predictions, references = random_cases(seed, count=300)
+    for prediction, segment_references in zip(predictions, references):
+        tokens, reference_tokens = prediction.split(), [reference.split() for reference in segment_references]
+        for ref_length in ("shortest", "closest"):
+            assert (bleu_metric.segment_row(tokens, reference_tokens, 6, ref_length)
+                    == plain_row(tokens, reference_tokens, 6, ref_length))
+
+
+def _counting_calls(monkeypatch, module, name):
+    calls, original = [], getattr(module, name)
+    monkeypatch.setattr(module, name, lambda *args: calls.append(args) or original(*args))
+    return calls
+
+
+def test_compute_counts_a_few_segments_with_sets_and_a_small_corpus_in_one_sort(monkeypatch):
     module = sys.modules[type(evaluate.load(METRIC_PATH)).__module__]
-    calls = []
-    small = module.small_corpus_rows
-    monkeypatch.setattr(module, "small_corpus_rows", lambda *args: calls.append(args) or small(*args))
+    few = _counting_calls(monkeypatch, module, "few_segment_rows")
+    small = _counting_calls(monkeypatch, module, "small_corpus_rows")
+    metric = evaluate.load(METRIC_PATH)
     predictions, references = ["the cat sat on the mat ."] * 8, [["the cat is on the mat ."]] * 8
-    result = evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references)
-    assert len(calls) == 1 and result == hf_bleu(predictions, references)
+    assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
+    assert (len(few), len(small)) == (1, 0)
+    # Past _FEW_SEGMENTS_TEXT characters of token text, but within _SMALL_DOCUMENTS documents.
+    predictions, references = ["the cat sat on the mat ." * 20] * 100, [["the cat is on the mat ." * 20]] * 100
+    assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
+    assert (len(few), len(small)) == (1, 1)
 
 
 def test_keys_too_wide_for_62_bits_fall_back_to_the_chunked_path():
@@ -59,7 +83,7 @@ def test_keys_too_wide_for_62_bits_fall_back_to_the_chunked_path():
     words = [f"w{number}" for number in range(600)]
     predictions = [" ".join(words[start : start + 30]) for start in range(0, 600, 30)]
     references = [[" ".join(reversed(prediction.split()))] for prediction in predictions]
-    assert small_rows(predictions, references, 20, "shortest") is None
+    assert path_rows("small", predictions, references, 20, "shortest") is None
     settings = bleu_metric.resolve_settings(max_order=20)
     assert (bleu_metric.corpus_rows(predictions, references, settings)
             == plain_rows(predictions, references, 20, "shortest")).all()
