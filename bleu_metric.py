@@ -409,8 +409,9 @@ def _escaped_token_text(token_lists):
 # segment (clipping), the totals count every n-gram position of the prediction, and the reference
 # length is the shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu, NLTK;
 # a tie goes to the shorter). The rows are computed in numpy passes over the bytes of a token text
-# (see `token_text`), without a Python loop over tokens or n-grams; tests/oracles.py restates the
-# definition plainly, and the tests hold every row to it.
+# (see `token_text`), without a Python loop over tokens or n-grams, except for a few segments,
+# which Python's sets count faster (see `segment_row`); tests/oracles.py restates the definition
+# plainly, and the tests hold every row to it.
 #
 # Token identity. A token is its UTF-8 bytes. One of up to 15 bytes is two int64 words: its first
 # 8 bytes, and the next 7 with its length in the top byte. A longer token is numbered by a
@@ -773,9 +774,11 @@ def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: in
     return rows
 
 
-# A few segments (a training loop's small batch, a sentence-level reward) are counted with Python's
+# A few segments (a sentence-level reward, a training loop's small batch) are counted with Python's
 # sets, with no numpy call at all: numpy's fixed cost per call, which the bigger paths spread over
 # many tokens, would be most of the time here, and more so on a cold cache.
+_FEW_SEGMENTS_TEXT = 10_000  # characters of token text, predictions and references: about 32 segments of 25 tokens
+
 
 def segment_row(prediction: List[str], references: List[List[str]], max_order: int,
                 ref_length: str = "shortest") -> List[int]:
@@ -803,7 +806,7 @@ def segment_row(prediction: List[str], references: List[List[str]], max_order: i
         if distinct < totals[n - 1]:  # an n-gram occurs more than once: clip it by its count
             grams = list(zip(*shifted[:n])) if n > 1 else prediction
             seen = set()
-            repeated = {gram for gram in grams if gram in seen or seen.add(gram)}
+            repeated = {gram for gram in grams if gram in seen or seen.add(gram)}  # each one seen before
             repeated.difference_update(unmatched)
             if repeated:
                 reference_grams = [list(zip(*copies[:n])) if n > 1 else copies[0] for copies in reference_shifted]
@@ -828,7 +831,7 @@ def few_segment_rows(prediction_text: str, reference_text: str, counts: Sequence
     return rows
 
 
-# A small corpus (a training loop's batch, a sentence-level reward) takes a shorter path: the
+# A small corpus (a training loop's batch) takes a shorter path than a big one: the
 # fixed cost of the chunked path's many numpy passes would outweigh the counting. Every token of
 # the call gets an exact id from one dict, and every n-gram of every order and document becomes
 # one packed int64 key, (segment, order, n-gram, document), high bits to low; one sort groups
@@ -1274,9 +1277,10 @@ def paired_test_rows(rows: Dict[str, np.ndarray], baseline: str, settings: "Sett
 
 def _paired_columns(rows, settings):
     """The columns a paired test sums: the rows, and for NLTK's arithmetic each row's max(1, total)."""
+    rows = np.asarray(rows)
     if settings.scoring.smooth_method in NLTK_SMOOTHING:
-        return np.column_stack([rows, np.maximum(np.asarray(rows)[:, 2 + counted_orders(settings) :], 1)])
-    return np.asarray(rows)
+        return np.column_stack([rows, np.maximum(rows[:, 2 + counted_orders(settings) :], 1)])
+    return rows
 
 
 def _p_value(statistics, observed):
@@ -2091,9 +2095,6 @@ def _small_rows(predictions, references, settings, max_tokens):
                                 settings.statistics.ref_length)
     return small_corpus_rows(prediction_text, reference_text, counts, counted_orders(settings),
                              settings.statistics.ref_length)
-
-
-_FEW_SEGMENTS_TEXT = 10_000  # characters of token text, predictions and references: about 32 segments of 25 tokens
 
 
 def _chunk_bounds(segments, threads):
