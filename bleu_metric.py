@@ -32,7 +32,7 @@ import re
 import sys
 import threading
 import warnings
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Union
 
 import datasets
 import evaluate
@@ -431,6 +431,11 @@ def _escaped_token_text(token_lists):
 # N-gram keys. With ids of `bits` bits, a longer n-gram packs exactly into an int64 key beside a
 # segment index and a reference index: no hashing, so nothing can collide. Counting is sorting:
 # equal keys are neighbours. A segment whose keys would not fit in 62 bits takes the plain path.
+
+# Statistics rows: an int64 array, one row per segment, or, for a few segments, the same numbers
+# as int lists (see `few_segment_rows`). Everything that scores rows takes either.
+Rows = Union[np.ndarray, List[List[int]]]
+
 
 def _ngrams(tokens, n):
     """The n-grams of a token list, in order, as tuples (``explain`` lists them)."""
@@ -1164,7 +1169,7 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
     return bleu, [float(p) for p in precisions], brevity_penalty, ratio
 
 
-def score_corpus(rows: np.ndarray, settings: "Settings") -> Dict[str, object]:
+def score_corpus(rows: Rows, settings: "Settings") -> Dict[str, object]:
     """The result of a corpus's statistics rows: ``score_row`` of their sum (and, for NLTK's
     arithmetic, of the sum of each row's max(1, total) per order)."""
     denominators = None
@@ -1173,12 +1178,12 @@ def score_corpus(rows: np.ndarray, settings: "Settings") -> Dict[str, object]:
     return score_row(_column_sums(rows), settings, denominators)
 
 
-def _column_sums(rows):
+def _column_sums(rows: Rows):
     """The column sums of statistics rows: an int64 array, or a few rows as int lists."""
     return rows.sum(axis=0) if isinstance(rows, np.ndarray) else [sum(column) for column in zip(*rows)]
 
 
-def sentence_scores(rows: np.ndarray, settings: "Settings") -> list:
+def sentence_scores(rows: Rows, settings: "Settings") -> list:
     """Each segment's BLEU, from its own row, with the same settings as the corpus score; with
     several weight sets, one such list per set."""
     scores = [score_row(row, settings)["bleu"] for row in rows]
@@ -1187,7 +1192,7 @@ def sentence_scores(rows: np.ndarray, settings: "Settings") -> list:
     return scores
 
 
-def bootstrap_interval(rows: np.ndarray, settings: "Settings") -> List[float]:
+def bootstrap_interval(rows: Rows, settings: "Settings") -> List[float]:
     """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
 
     sacrebleu draws ``default_rng(seed).choice(n, size=(n_bootstrap, n))`` and reports the mean
@@ -2015,7 +2020,7 @@ def _result(rows, reference_counts, settings):
 
 def corpus_rows(predictions: List[str], references: List[List[str]], settings: "Settings",
                 cache: Optional["ReferenceCache"] = None, threads: Optional[int] = None,
-                progress: Optional[Callable[[int], object]] = None, max_tokens: Optional[int] = None) -> np.ndarray:
+                progress: Optional[Callable[[int], object]] = None, max_tokens: Optional[int] = None) -> Rows:
     """The statistics rows of a corpus (``references``: a list of references per prediction).
 
     The corpus is counted a chunk of segments at a time, each chunk's token texts dropped once
