@@ -23,6 +23,7 @@ import fractions
 import functools
 import importlib
 import importlib.util
+import inspect
 import itertools
 import math
 import numbers
@@ -967,7 +968,8 @@ def _dense_matches(references, predictions, max_order, segments):
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 # NLTK's SmoothingFunction methods (Chen & Cherry, 2014, as NLTK states them), with its defaults:
 # epsilon 0.1 for method1 (smooth_value sets it), alpha 5 for method6, k 5 for method4 and 7.
-NLTK_SMOOTHING = {f"method{number}": (0.1 if number == 1 else None) for number in range(1, 8)}
+# method0 is NLTK's own name for no smoothing, the "nltk" preset's default.
+NLTK_SMOOTHING = {f"method{number}": (0.1 if number == 1 else None) for number in range(0, 8)}
 # NLTK's methods 5 and 7 read each segment's 5-gram precision, whatever the order: the rows
 # count through order 5 for them (see `counted_orders`).
 _NLTK_FIFTH_ORDER = {"method5", "method7"}
@@ -1164,8 +1166,14 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
         previous = precisions[0] + 1
         for n in range(order):
             precisions[n] = previous = (previous + after[n] + after[n + 1]) / 3
+    if method == "method0":
+        # NLTK's method0 stands sys.float_info.min in for a precision of 0, so that the score is
+        # tiny (about 1e-78 at four even weights) but not 0; with an uneven weight it can be large.
+        precisions_in_mean = [p if p > 0 else sys.float_info.min for p in precisions]
+    else:
+        precisions_in_mean = precisions
     weights = settings.scoring.weights or (1 / order,) * order
-    bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions) if p > 0))
+    bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions_in_mean) if p > 0))
     return bleu, [float(p) for p in precisions], brevity_penalty, ratio
 
 
@@ -1414,8 +1422,8 @@ PRESETS = {
     "default": {},
     # sacrebleu's BLEU().corpus_score defaults, right-strip included.
     "sacrebleu": {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp"},
-    # NLTK's corpus_bleu on whitespace-split tokens, unsmoothed.
-    "nltk": {"tokenizer": "none", "ref_length": "closest"},
+    # NLTK's corpus_bleu on whitespace-split tokens, unsmoothed, in NLTK's own arithmetic.
+    "nltk": {"tokenizer": "none", "ref_length": "closest", "smooth_method": "method0"},
 }
 REF_LENGTHS = ("shortest", "closest")
 # BLEU is used with orders 1 to 4, character BLEU with up to about 10; a bound keeps an absurd
@@ -1467,10 +1475,27 @@ def _is_sequence(value):
     return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__") and hasattr(value, "__len__")
 
 
+MAX_WEIGHT_SETS = 1000
+
+
+def _weight_values(weights):
+    """One weight set, or the list of weight sets, as it was given: a numpy array (float32 or
+    float64) becomes the list of its values as Python floats, which is what NLTK computes with."""
+    if isinstance(weights, np.ndarray):
+        if weights.ndim != 1:
+            raise ValueError(f"weights must be one weight set (a 1-D sequence of numbers) or a list of weight sets, "
+                             f"got a {weights.ndim}-D array of shape {weights.shape}; pass several sets as a list "
+                             f"of 1-D sequences, such as list(weights)")
+        return weights.tolist()
+    if not _is_sequence(weights) or isinstance(weights, (collections.abc.Mapping, collections.abc.Set)):
+        raise ValueError(f"weights must be a sequence of numbers (or a list of weight sets), got "
+                         f"{type(weights).__name__}: {weights!r:.80}")
+    return weights
+
+
 def _checked_weights(weights):
     """One weight set, checked, as a tuple of floats."""
-    if not _is_sequence(weights):
-        raise ValueError(f"weights must be a sequence of numbers (or of weight sets), got {weights!r:.80}")
+    weights = _weight_values(weights)
     weights = tuple(float(_check_number("weights", w)) for w in itertools.islice(weights, MAX_ORDER + 1))
     if len(weights) > MAX_ORDER:
         raise ValueError(f"weights must hold at most {MAX_ORDER} numbers, one per order (max_order is at most {MAX_ORDER})")
@@ -1479,28 +1504,74 @@ def _checked_weights(weights):
     return weights
 
 
-def resolve_settings(preset: str = "default", **options) -> Settings:
+def _checked_weight_sets(weights):
+    """(weights, several): one weight set as a tuple of floats, or several as a tuple of them,
+    as NLTK's corpus_bleu tells them apart: several when the first entry is itself a sequence."""
+    weights = _weight_values(weights)
+    several = len(weights) > 0 and (isinstance(weights[0], np.ndarray) or _is_sequence(weights[0]))
+    if not several:
+        return _checked_weights(weights), False
+    if len(weights) > MAX_WEIGHT_SETS:
+        raise ValueError(f"weights holds {len(weights)} weight sets; at most {MAX_WEIGHT_SETS} are scored at once")
+    for number, one in enumerate(weights):
+        if not (isinstance(one, np.ndarray) or _is_sequence(one)):
+            raise ValueError(f"weights mixes numbers and weight sets: weights[0] is a sequence but weights[{number}] "
+                             f"is {one!r:.80}; give one set of numbers, or a list of sets")
+    return tuple(_checked_weights(one) for one in weights), True
+
+
+def _given(options):
+    """The options a caller set: unknown names are an error, and None means "not set" except
+    where None is a choice."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown}; the options are {OPTIONS}")
+    return {name: value for name, value in options.items() if value is not None or name in _NONE_MEANS_SOMETHING}
+
+
+def _overlay(lower, upper):
+    """Options set later (``upper``) over earlier ones. Where options choose between alternatives,
+    the later choice replaces the earlier one as a whole: smooth=True or a smooth_method replaces
+    the other (and a method's smooth_value), a tokenizer replaces a SentencePiece model, and
+    max_order or weights replaces the other."""
+    merged = {**lower, **upper}
+    if upper.get("smooth") and "smooth_method" not in upper:
+        merged["smooth_method"] = None
+    if upper.get("smooth_method") is not None and "smooth" not in upper:
+        merged.pop("smooth", None)
+    if ("smooth_method" in upper or upper.get("smooth")) and "smooth_value" not in upper:
+        merged.pop("smooth_value", None)
+    if "tokenizer" in upper and "spm_model" not in upper:
+        merged.pop("spm_model", None)
+    if "max_order" in upper and "weights" not in upper:
+        merged.pop("weights", None)
+    if "weights" in upper and "max_order" not in upper:
+        merged.pop("max_order", None)
+    return merged
+
+
+def resolve_settings(preset: str = "default", defaults: Optional[Dict[str, object]] = None, **options) -> Settings:
     """Check the options once, at the boundary, over the preset's and the defaults.
 
     Args:
         preset: a name in PRESETS (evaluate's config name).
+        defaults: options that override the preset's and are overridden by ``options``: those
+            given to ``evaluate.load``.
         **options: any of OPTIONS; None means the default, except where None is a choice.
     Returns:
         the ``Settings``, every value checked and every derived default filled in.
     Raises:
         ValueError or TypeError naming the option, the bad value and the valid choices.
     """
-    if not options and preset in _PRESET_SETTINGS:  # a preset's own settings, as checked before
+    if not options and not defaults and preset in _PRESET_SETTINGS:  # a preset's own settings, as checked before
         return _PRESET_SETTINGS[preset]
     if preset not in PRESETS:
         raise ValueError(f"config_name must be one of {sorted(PRESETS)}, got {preset!r}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise ValueError(f"unknown option(s) {unknown}; the options are {OPTIONS}")
-    given = {name: value for name, value in options.items() if value is not None or name in _NONE_MEANS_SOMETHING}
-    if given.get("smooth") and "smooth_method" not in given:
-        given["smooth_method"] = None  # an explicit smooth=True replaces a preset's method
-    merged = {**DEFAULTS, **PRESETS[preset], **given}
+    merged = {}
+    for layer in (PRESETS[preset], _given(defaults or {}), _given(options)):
+        merged = _overlay(merged, layer)
+    explicit_max_order = merged.get("max_order")  # checked against the weights, which also set it
+    merged = {**DEFAULTS, **merged}
 
     tokenizer = merged["tokenizer"]
     if not callable(tokenizer) and not (isinstance(tokenizer, str) and tokenizer in TOKENIZERS):
@@ -1522,17 +1593,12 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
 
     weights = merged["weights"]
     if weights is not None:
-        several = _is_sequence(weights) and weights and all(map(_is_sequence, weights))
-        if several:  # as NLTK's corpus_bleu takes them: one score each
-            weights = tuple(_checked_weights(one) for one in itertools.islice(weights, 1000))
-            order = max(map(len, weights))
-        else:
-            weights = _checked_weights(weights)
-            order = len(weights)
-        if "max_order" in given and _check_int("max_order", given["max_order"], 1, MAX_ORDER) != order:
+        weights, several = _checked_weight_sets(weights)  # several: as NLTK's corpus_bleu, one score each
+        order = max(map(len, weights)) if several else len(weights)
+        if explicit_max_order is not None and _check_int("max_order", explicit_max_order, 1, MAX_ORDER) != order:
             given_weights = f"weight sets {[list(one) for one in weights]!r:.200}" if several \
                 else f"{len(weights)} weights {list(weights)!r}"
-            raise ValueError(f"max_order={given['max_order']!r} disagrees with the {given_weights}, which set {order} orders")
+            raise ValueError(f"max_order={explicit_max_order!r} disagrees with the {given_weights}, which set {order} orders")
         merged["weights"], merged["max_order"] = weights, order
         if merged["n_bootstrap"] and several:
             raise ValueError("n_bootstrap takes one weight set at a time, got several weights")
@@ -1568,7 +1634,7 @@ def resolve_settings(preset: str = "default", **options) -> Settings:
         merged["bootstrap_seed"] = _check_int("bootstrap_seed", merged["bootstrap_seed"], 0)
     settings = Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})
                            for stage, kind in _STAGES.items()})
-    if not options and tokenizer not in _DEPENDS_ON_ENVIRONMENT:
+    if not options and not defaults and tokenizer not in _DEPENDS_ON_ENVIRONMENT:
         _PRESET_SETTINGS[preset] = settings  # frozen, so callers may share it
     return settings
 
@@ -1785,13 +1851,29 @@ def _mixed_shapes_message(first_is_string, index):
     )
 
 
+# The keyword arguments evaluate.load passes to a module's __init__, and EvaluationModule's own.
+_EVALUATE_INIT_ARGUMENTS = {name for name in inspect.signature(evaluate.EvaluationModule.__init__).parameters
+                            if name not in ("self", "kwargs")}
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
     def __init__(self, *args, threads=None, max_tokens=None, processes=None, **kwargs):
-        """Load-time options (``evaluate.load(path, threads=1, max_tokens=10**6)``), which change
-        no score: ``threads``, how many threads may count one big corpus (by default two where two
-        cores are free; ``processes`` is its old name); ``max_tokens``, the most tokens one call
-        may count, predictions and references together (a server's guard; by default no limit)."""
+        """Load-time options. Every scoring option of ``compute`` may be given to ``evaluate.load``
+        (``evaluate.load(path, max_order=2, tokenizer="char")``): it is checked here and becomes
+        this metric's default, which ``compute`` arguments override. So ``evaluate.combine`` and
+        ``evaluate.evaluator``, which call ``compute`` without options, use it.
+
+        Two more change no score: ``threads``, how many threads may count one big corpus (by
+        default two where two cores are free; ``processes`` is its old name); ``max_tokens``, the
+        most tokens one call may count, predictions and references together (a server's guard; by
+        default no limit)."""
+        # evaluate's own __init__ swallows any keyword it does not know: a typo would be ignored.
+        unknown = sorted(set(kwargs) - set(OPTIONS) - _EVALUATE_INIT_ARGUMENTS)
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown} given to evaluate.load; the scoring options are {OPTIONS}, "
+                             f"and the load-time ones threads and max_tokens")
+        self._options = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
         if processes is not None:
             warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
                           FutureWarning, stacklevel=2)
@@ -1804,7 +1886,8 @@ class Bleu(evaluate.Metric):
         super().__init__(*args, **kwargs)
 
     def _info(self):
-        resolve_settings(self.config_name)  # an unknown config name fails at load time
+        # An unknown config name or a bad load-time option fails at load time, with compute's message.
+        self._default_settings = resolve_settings(self.config_name, self._options)
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
@@ -1840,7 +1923,7 @@ class Bleu(evaluate.Metric):
         """Score the predictions and references given here and any added before."""
         # Options are checked before evaluate consumes the added data: when `_compute` raises,
         # evaluate has already deleted it.
-        settings = resolve_settings(self.config_name, **kwargs)
+        settings = self._settings(**kwargs)
         if predictions is None and references is None and self.writer is None:
             raise ValueError("no predictions to score: pass predictions and references, or add() them first")
         if self.num_process == 1 and self.writer is None and predictions is not None:
@@ -1867,7 +1950,7 @@ class Bleu(evaluate.Metric):
             dict of columns, one entry per segment: ``prediction_length``, ``reference_length``,
             ``matches`` and ``totals`` (lists of max_order ints) and ``references`` (how many).
         """
-        settings = resolve_settings(self.config_name, **options)
+        settings = self._settings(**options)
         predictions, references, _ = _check_inputs(predictions, references)
         references = _reference_lists(references)
         rows = np.asarray(self._rows(predictions, references, settings))
@@ -1893,7 +1976,7 @@ class Bleu(evaluate.Metric):
             "count", "max_reference_count"}``. ``total`` is the sum of the counts and ``matches``
             the sum of min(count, max_reference_count), as in ``statistics()`` under the same options.
         """
-        settings = resolve_settings(self.config_name, **options)
+        settings = self._settings(**options)
         predictions, references, _ = _check_inputs(predictions, references)
         references = _reference_lists(references)
         rows = self._rows(predictions, references, settings)
@@ -1933,7 +2016,7 @@ class Bleu(evaluate.Metric):
         Returns:
             ``{name: {"bleu", "p_value", "mean", "ci"}}`` (see ``paired_test_rows``).
         """
-        settings = resolve_settings(self.config_name, **options)
+        settings = self._settings(**options)
         if not isinstance(systems, collections.abc.Mapping) or len(systems) < 2:
             raise ValueError(f"systems must be a dict from a name to that system's predictions, with at least two "
                              f"systems, got {type(systems).__name__}: {systems!r:.80}")
@@ -1959,7 +2042,7 @@ class Bleu(evaluate.Metric):
 
     def score_statistics(self, statistics, **options):
         """The result dict from columns of ``statistics`` (a dict, or a ``datasets.Dataset``)."""
-        settings = resolve_settings(self.config_name, **options)
+        settings = self._settings(**options)
         try:
             matches = np.array(list(statistics["matches"]), dtype=np.int64)
             totals = np.array(list(statistics["totals"]), dtype=np.int64)
@@ -1978,6 +2061,12 @@ class Bleu(evaluate.Metric):
                              f"{counted_orders(settings)} orders); use the same options for both")
         rows = np.column_stack([lengths[0], lengths[1], matches, totals])
         return _result(rows, counts, settings)
+
+    def _settings(self, **options):
+        """The settings of a call: its options over those given at load time, over the preset's."""
+        if not options:
+            return self._default_settings
+        return resolve_settings(self.config_name, self._options, **options)
 
     def _rows(self, predictions, references, settings):
         """The statistics rows of a checked corpus, counted with this metric's reference cache."""
