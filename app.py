@@ -18,7 +18,10 @@ import gradio as gr
 import pandas as pd
 from starlette.middleware import Middleware
 
-import bleu_metric
+from exactbleu.options import DEFAULTS, OPTION
+from exactbleu.scoring import NLTK_SMOOTHING, SMOOTH_DEFAULTS
+from exactbleu.significance import PAIRED_TESTS
+from exactbleu.tokenizers.spm import SPM_MODELS, spm_model_path
 
 METRIC_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bleu_metric.py")
 # What one request may hold: every limit is checked before the work it guards.
@@ -26,19 +29,17 @@ MAX_LINES = 100_000
 MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
 MAX_REQUEST_BYTES = MAX_BYTES + 1_000_000  # the text plus room for its JSON encoding
 MAX_TOKENS = 1_000_000  # predictions and references together: about a second and 400 MB at worst
-MAX_ORDER = 8  # the page's slider; the library takes up to bleu_metric.MAX_ORDER
+MAX_ORDER = 8  # the page's slider; the library takes up to exactbleu.options.MAX_ORDER
 # A SentencePiece tokenizer only where its model is on this machine (nothing is downloaded).
-TOKENIZERS = [name for name in bleu_metric.TOKENIZERS
-              if name not in bleu_metric.SPM_MODELS or os.path.isfile(bleu_metric.spm_model_path(name))]
-REF_LENGTHS = list(bleu_metric.REF_LENGTHS)
+TOKENIZERS = [name for name in OPTION["tokenizer"].choices if name not in SPM_MODELS or os.path.isfile(spm_model_path(name))]
+REF_LENGTHS = list(OPTION["ref_length"].choices)
 # The smoothing choices, and the options each one means.
 SMOOTHING = {
     "none": {},
     "add-one (HF smooth=True)": {"smooth": True},
-    **{f"{method} (sacrebleu)": {"smooth_method": method} for method in bleu_metric.SMOOTH_DEFAULTS if method != "none"},
-    **{f"{method} (NLTK)": {"smooth_method": method} for method in bleu_metric.NLTK_SMOOTHING},
+    **{f"{method} (sacrebleu)": {"smooth_method": method} for method in SMOOTH_DEFAULTS if method != "none"},
+    **{f"{method} (NLTK)": {"smooth_method": method} for method in NLTK_SMOOTHING},
 }
-DEFAULTS = bleu_metric.DEFAULTS
 EXAMPLE_PREDICTIONS = "\n".join([
     "Transformers Transformers are fast plus efficient",
     "Good Morning",
@@ -196,8 +197,8 @@ def compare_systems(baseline, system, references, tokenizer, test):
                              f"give one reference per prediction, line by line")
     if len(reference_lines) > MAX_COMPARE_LINES:
         raise InputError(f"the comparison takes at most {MAX_COMPARE_LINES:,} lines; use the command line for more")
-    if test not in bleu_metric.PAIRED_TESTS:
-        raise InputError(f"test must be one of {list(bleu_metric.PAIRED_TESTS)}, got {test!r:.40}")
+    if test not in PAIRED_TESTS:
+        raise InputError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r:.40}")
     metric = evaluate.load(METRIC_PATH, "sacrebleu", threads=1, max_tokens=MAX_TOKENS)
     try:
         return metric.paired_test(systems, reference_lines, test=test, tokenizer=tokenizer)
@@ -396,7 +397,7 @@ with gr.Blocks(title="BLEU") as demo:
                 compare_references = gr.Textbox(label="References for both", lines=5, value=EXAMPLE_REFERENCES)
             with gr.Column():
                 compare_tokenizer = gr.Dropdown(TOKENIZERS, value=DEFAULTS["tokenizer"], label="Tokenizer (both)")
-                test = gr.Radio(list(bleu_metric.PAIRED_TESTS), value="bootstrap", label="Test")
+                test = gr.Radio(list(PAIRED_TESTS), value="bootstrap", label="Test")
                 compare_button = gr.Button("Compare", variant="primary")
         comparison = gr.HTML()
         compare_button.click(compare_for_page, [baseline_box, system_box, compare_references, compare_tokenizer, test],

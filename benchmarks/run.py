@@ -3,6 +3,8 @@
     python benchmarks/run.py            # every size; rewrites README.md's Performance section
                                         # and benchmarks/scaling.png
     python benchmarks/run.py --smoke    # tiny sizes, nothing rewritten: checks that it runs
+    python benchmarks/run.py --before DIR   # this tree against another checkout of it (say, the
+                                            # commit before a change), interleaved, row by row
 
 Each measurement runs in a fresh process, so its peak memory (max RSS) is its own. Times are
 medians of the end-to-end call: `metric.compute(...)` through evaluate with default settings,
@@ -55,7 +57,7 @@ def load_corpus(spec):
 def paired_runner(name):
     """A function (systems, references) running the paired bootstrap of every system against the
     first, 1000 resamples, in sacrebleu's convention: ours, or sacrebleu's PairedTest."""
-    if name == "ours":
+    if name in ("ours", "before"):
         return lambda systems, references, metric: metric.paired_test(dict(enumerate(systems)), references)
     from sacrebleu.metrics import BLEU
     from sacrebleu.significance import PairedTest
@@ -66,7 +68,7 @@ def paired_runner(name):
 
 def runner(name):
     """A function (predictions, references) -> BLEU in [0, 1], set up outside the timing."""
-    if name == "ours":
+    if name in ("ours", "before"):
         # An evaluate module is falsy while it holds no data (its __len__ is 0): test for None.
         return lambda p, r, metric: metric.compute(predictions=p, references=r)["bleu"]
     if name == "bleuscore":
@@ -137,8 +139,8 @@ def worker(name, spec, calls):
         # evaluation follows other work.
         metric = call = None
         gc.collect()
-        metric = evaluate.load(str(ROOT / "bleu_metric.py"), "sacrebleu" if spec["kind"] == "paired" else None)
-        call = (lambda p, r: score(p, r, metric)) if name == "ours" else score
+        metric = evaluate.load(str(metric_root(name) / "bleu_metric.py"), "sacrebleu" if spec["kind"] == "paired" else None)
+        call = (lambda p, r: score(p, r, metric)) if name in ("ours", "before") else score
         start = time.perf_counter()
         if spec["kind"] == "paired":  # every system against the first, one call
             call([system for system in predictions], [line for [line] in references])
@@ -158,9 +160,16 @@ def worker(name, spec, calls):
     return {"times": times, "peak_mb": peak_mb, "score": scores[0]}
 
 
+def metric_root(name):
+    """The checkout whose bleu_metric.py a worker times: this one, or --before's."""
+    return pathlib.Path(os.environ["BENCHMARK_BEFORE"]) if name == "before" else ROOT
+
+
 def measure(name, spec, calls):
     command = [sys.executable, __file__, "--worker", name, json.dumps(spec), str(calls)]
-    completed = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    # The other checkout's package comes first on the path, before the one installed from here.
+    env = dict(os.environ, PYTHONPATH=str(metric_root(name))) if name == "before" else None
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env)
     if completed.returncode != 0:
         raise RuntimeError(f"{name} on {spec} failed:\n{completed.stderr[-3000:]}")
     return json.loads(completed.stdout.strip().splitlines()[-1])
@@ -170,7 +179,7 @@ def measure_row(spec, names, rounds, calls):
     """Ours and bleuscore interleaved over `rounds` rounds of `calls` calls each; the others once.
     Returns {name: {"median", "times", "peak_mb", "score"}}."""
     measured = {}
-    interleaved = [name for name in ("ours", "bleuscore") if name in names]
+    interleaved = [name for name in ("ours", "bleuscore", "before") if name in names]
     for _ in range(rounds):
         for name in interleaved:
             one = measure(name, spec, calls)
@@ -250,6 +259,20 @@ def main(smoke):
         plot(scaling, scaling_sizes, pathlib.Path(tempfile.mkdtemp()) / "scaling.png")
 
 
+def compare(before, smoke):
+    """Every row of the table, ours against the checkout in ``before``, interleaved in one run:
+    a change must not make any row more than 10% slower."""
+    os.environ["BENCHMARK_BEFORE"] = str(pathlib.Path(before).resolve())
+    rows, _ = plan(smoke)
+    print("| row | before | after | after / before |\n|---|---|---|---|")
+    for label, spec, _, rounds, calls in rows:
+        measured = measure_row(spec, ["ours", "before"], rounds, calls)
+        if spec["kind"] != "paired" and measured["ours"]["score"] != measured["before"]["score"]:
+            raise SystemExit(f"{label}: the scores differ: {measured['ours']['score']} against {measured['before']['score']}")
+        after, was = measured["ours"]["median"], measured["before"]["median"]
+        print(f"| {label} | {was * 1000:.3g} ms | {after * 1000:.3g} ms | {after / was:.2f} |", flush=True)
+
+
 def check_exactness(results):
     """Every implementation that follows HF's algorithm must agree with ours on every row."""
     for label, spec, measured in results:
@@ -326,4 +349,9 @@ if __name__ == "__main__":
     else:
         parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         parser.add_argument("--smoke", action="store_true", help="tiny sizes; checks that the benchmark runs")
-        main(parser.parse_args().smoke)
+        parser.add_argument("--before", metavar="DIR", help="compare with the checkout in DIR, row by row")
+        arguments = parser.parse_args()
+        if arguments.before:
+            compare(arguments.before, arguments.smoke)
+        else:
+            main(arguments.smoke)

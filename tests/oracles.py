@@ -97,18 +97,6 @@ def corpora(draw, max_segments=8, max_references=4, arbitrary_text=True):
     return predictions, references
 
 
-def load_module():
-    """bleu_metric.py imported by path, for tests of its functions (not the Metric)."""
-    import importlib.util
-
-    from conftest import METRIC_PATH
-
-    spec = importlib.util.spec_from_file_location("bleu_metric", METRIC_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def random_corpus(segments, seed, references=1):
     """A reproducible corpus of ``segments`` predictions, each with ``references`` references that
     share about half its words: ordinary text with punctuation and numbers, as the fault and

@@ -15,19 +15,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from oracles import corpora, hf_bleu, load_module, plain_row, sacrebleu_13a, segments
+from exactbleu import counting, engine, options, tokenizers
+from exactbleu.tokenizers import tokenizer_13a
+from oracles import corpora, hf_bleu, plain_row, sacrebleu_13a, segments
 
-bleu_metric = load_module()
-DEFAULT = bleu_metric.resolve_settings()
+DEFAULT = options.resolve_settings()
 
 
 @pytest.fixture(autouse=True, scope="module")
 def chunked_path():
-    """These tests are about the chunked path, so no corpus here takes the small one
-    (tests/test_small_path.py holds that one to the same definitions)."""
+    """These tests are about the numpy engine, so no corpus here is counted as a few segments
+    (tests/test_small_path.py holds that path to the same definitions)."""
     with pytest.MonkeyPatch.context() as patch:
-        for module in (bleu_metric, sys.modules[type(evaluate.load(METRIC_PATH)).__module__]):
-            patch.setattr(module, "_SMALL_DOCUMENTS", 0)
+        patch.setattr(counting, "_FEW_DOCUMENTS", 0)
         yield
 
 
@@ -38,14 +38,14 @@ def plain_rows(predictions, references, max_order, ref_length):
 
 
 def fast_rows(predictions, references, max_order, ref_length):
-    """The rows as compute() counts them: corpus_rows, the one chunk loop."""
-    settings = bleu_metric.resolve_settings(max_order=max_order, ref_length=ref_length)
-    return bleu_metric.corpus_rows(predictions, references, settings)
+    """The rows as compute() counts them: counting.count, the one chunk loop."""
+    settings = options.resolve_settings(max_order=max_order, ref_length=ref_length)
+    return counting.count(predictions, references, settings, max_order).array
 
 
 def escaped(token_lists):
     """A token text of token lists, as a custom tokenizer's tokens become one."""
-    return bleu_metric._escaped_token_text(token_lists)
+    return tokenizers._escaped_token_text(token_lists)
 
 
 @given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
@@ -59,7 +59,7 @@ def test_packed_statistics_equal_the_plain_definition(corpus, max_order, ref_len
 def references_of(references, max_order=4):
     """One chunk's ReferenceStatistics, from a list of token lists per segment."""
     text = escaped([tokens for segment in references for tokens in segment])
-    return bleu_metric.ReferenceStatistics(text, [len(segment) for segment in references], max_order)
+    return engine.ReferenceStatistics(text, [len(segment) for segment in references], max_order)
 
 
 @given(corpus=corpora(max_segments=10, max_references=5), other=corpora(max_segments=10, max_references=1),
@@ -70,11 +70,11 @@ def test_prepared_references_serve_other_predictions(corpus, other, ref_length):
     others = (other[0] * len(predictions))[: len(predictions)] or predictions
     prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references])
     for these in (predictions, others, predictions):
-        fast = bleu_metric.chunk_statistics(escaped([sacrebleu_13a(p) for p in these]), prepared, 4, ref_length)
+        fast = engine.chunk_statistics(escaped([sacrebleu_13a(p) for p in these]), prepared, 4, ref_length)
         assert (fast == plain_rows(these, references, 4, ref_length)).all()
 
 
-def test_segments_too_big_to_pack_take_the_dense_path():
+def test_segments_too_big_to_pack_take_the_plain_definition():
     rng = random.Random(5)
     words = [f"w{i}" for i in range(3000)]
     long = [rng.choice(words) for _ in range(3000)]  # about 1900 distinct reference tokens: more than 10 bits
@@ -89,10 +89,10 @@ def test_segments_too_big_to_pack_take_the_dense_path():
 
 @given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
        ref_length=st.sampled_from(["shortest", "closest"]))
-def test_dense_ngram_ids_equal_the_plain_definition(corpus, max_order, ref_length):
-    """Every segment through the dense path: no token id fits a packed key."""
+def test_unpackable_segments_equal_the_plain_definition(corpus, max_order, ref_length):
+    """Every segment through the engine's plain fallback: no token id fits a packed key."""
     predictions, references = corpus
-    with mock.patch.object(bleu_metric, "_max_token_bits", lambda max_order: 0):
+    with mock.patch.object(engine, "_max_token_bits", lambda max_order: 0):
         prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references], max_order)
         assert not (prepared.packable & (prepared.vocabulary > 0)).any()  # only segments without tokens pack
         fast = fast_rows(predictions, references, max_order, ref_length)
@@ -107,12 +107,12 @@ def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens
     """Tokens of every length around the 15 bytes held in place (NUL bytes, astral characters
     included): equal words on either side mean equal tokens, and unequal words unequal ones."""
     numbers = {}
-    table = bleu_metric._token_table(" ".join(reference_tokens), numbers, grow=True)
+    table = engine._token_table(" ".join(reference_tokens), numbers, grow=True)
     words = list(zip(table[2].tolist(), table[3].tolist()))
     assert table[0].tolist() == [len(reference_tokens)]
     for (a, x), (b, y) in itertools.product(zip(reference_tokens, words), repeat=2):
         assert (a == b) == (x == y)
-    table = bleu_metric._token_table(" ".join(prediction_tokens), numbers, grow=False)
+    table = engine._token_table(" ".join(prediction_tokens), numbers, grow=False)
     for (a, x), (b, y) in itertools.product(zip(prediction_tokens, zip(table[2].tolist(), table[3].tolist())),
                                             zip(reference_tokens, words)):
         assert (a == b) == (x == y)
@@ -120,11 +120,11 @@ def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens
 
 def test_token_texts_split_on_exactly_what_str_split_splits_on():
     whitespace = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
-    assert set(bleu_metric._WHITESPACE) == whitespace
+    assert set(tokenizers._WHITESPACE) == whitespace
     rng = random.Random(17)
     pieces = sorted(whitespace) + ["a", "é", "日本", "\x00", "\U0001f600", "abcdefghijklmnopq"]
     lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))).replace("\n", " ") for _ in range(200)]
-    per_line, line, _, _ = bleu_metric._token_table("\n".join(lines), {}, grow=True)
+    per_line, line, _, _, _ = engine._token_table("\n".join(lines), {}, grow=True)
     assert per_line.tolist() == [len(text.split()) for text in lines]
     assert line.tolist() == [number for number, text in enumerate(lines) for _ in text.split()]
 
@@ -138,7 +138,7 @@ def weak_fingerprints(low, high):
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_colliding_fingerprints_still_give_exact_rows(corpus, max_order, ref_length):
     predictions, references = corpus
-    with mock.patch.object(bleu_metric, "_fingerprints", weak_fingerprints):
+    with mock.patch.object(engine, "_fingerprints", weak_fingerprints):
         fast = fast_rows(predictions, references, max_order, ref_length)
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
@@ -147,13 +147,13 @@ def test_chunk_boundaries():
     """More segments than one chunk holds, with shared n-grams across the boundaries."""
     rng = random.Random(7)
     sentence = lambda: " ".join(rng.choice("a b c d e f".split()) for _ in range(rng.randint(0, 9)))  # noqa: E731
-    n = 2 * bleu_metric._CHUNK_SEGMENTS + 17
+    n = 2 * engine._CHUNK_SEGMENTS + 17
     predictions = [sentence() for _ in range(n)]
     references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(n)]
     for ref_length in ("shortest", "closest"):
         for threads in (1, 2, 3):
-            settings = bleu_metric.resolve_settings(ref_length=ref_length)
-            fast = bleu_metric.corpus_rows(predictions, references, settings, threads=threads)
+            settings = options.resolve_settings(ref_length=ref_length)
+            fast = counting.count(predictions, references, settings, 4, threads=threads).array
             assert (fast == plain_rows(predictions, references, 4, ref_length)).all()
 
 
@@ -164,8 +164,8 @@ LINE = st.one_of(segments(max_words=15), st.text(max_size=30),
 @given(lines=st.lists(LINE, min_size=1, max_size=12))
 def test_corpus_tokenizer_equals_one_line_at_a_time(lines):
     expected = [sacrebleu_13a(line) for line in lines]
-    assert [line.split() for line in bleu_metric.token_text(lines, DEFAULT.tokenize).split("\n")] == expected
-    assert [bleu_metric.tokenize_13a(line) for line in lines] == expected
+    assert [line.split() for line in tokenizers.token_text(lines, DEFAULT.tokenize).split("\n")] == expected
+    assert [tokenizer_13a.tokenize_13a(line) for line in lines] == expected
 
 
 @given(text=st.lists(st.sampled_from(list("0123456789.,-a ")), max_size=16).map("".join))
@@ -173,18 +173,14 @@ def test_closed_form_of_the_period_comma_hyphen_rules(text):
     """The closed form gives the stated substitutions' tokens on any padded text."""
     padded = f" {text} "
     stated = padded
-    for pattern, replacement in bleu_metric._13A_CONTEXT_RULES:
+    for pattern, replacement in tokenizer_13a._13A_CONTEXT_RULES:
         stated = pattern.sub(replacement, stated)
-    assert bleu_metric._split_periods_commas_hyphens(padded).split() == stated.split()
+    assert tokenizer_13a._split_periods_commas_hyphens(padded).split() == stated.split()
 
 
 @pytest.fixture()
 def fresh():
     return evaluate.load(METRIC_PATH)
-
-
-def metric_module(metric):
-    return sys.modules[type(metric).__module__]
 
 
 def test_reference_cache_gives_the_same_results_and_is_bounded(fresh):
@@ -201,13 +197,13 @@ def test_reference_cache_gives_the_same_results_and_is_bounded(fresh):
                 evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **options)
     for _ in range(5):
         fresh.compute(predictions=["a"], references=[[sentence()]])
-    assert len(fresh._reference_cache()) <= metric_module(fresh)._REFERENCE_CACHE_ENTRIES
+    assert len(fresh._reference_cache()) <= counting._REFERENCE_CACHE_ENTRIES
 
 
 def test_worker_threads_count_exactly(fresh, monkeypatch):
     """Worker threads count the later chunks: the rows are those of one thread, with and without
     the cache, under other options too."""
-    module = metric_module(fresh)
+    module = counting
     monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
     used = []
     in_threads = module._in_threads
@@ -241,7 +237,7 @@ def test_a_failing_worker_thread_raises_here_and_every_worker_ends():
                 return
 
     with pytest.raises(RuntimeError, match="chunk 3"):
-        bleu_metric._in_threads(work, range(4), 2)
+        counting._in_threads(work, range(4), 2)
     assert threading.active_count() == started
 
 
@@ -267,12 +263,12 @@ def test_the_metric_pickles_without_its_cache_and_scores_the_same(fresh):
 @pytest.mark.parametrize("line", ["a.\ue000, 5.,3 x\ue001y 1..2", "\ue000. \ue001, a..5", "e.g. 3,5-7"])
 def test_text_holding_the_placeholder_characters(line):
     """The period/comma pass swaps handled marks for U+E000/U+E001 only when the text has none."""
-    text = bleu_metric.token_text([line, "x. y"], DEFAULT.tokenize)
+    text = tokenizers.token_text([line, "x. y"], DEFAULT.tokenize)
     assert [tokens.split() for tokens in text.split("\n")] == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
 
 
 def test_nothing_is_kept_beyond_the_cache_bound(fresh, monkeypatch):
-    module = metric_module(fresh)
+    module = counting
     monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
     monkeypatch.setattr(module, "_REFERENCE_CACHE_REFERENCES", 100)
     rng = random.Random(13)
@@ -298,9 +294,9 @@ def test_custom_tokens_holding_whitespace_backslashes_or_nothing_stay_distinct(f
 def test_escaping_custom_tokens_is_one_to_one():
     """Every token of up to two characters from whitespace, backslashes, digits and a letter:
     each escapes to a non-empty string free of whitespace, and no two to the same one."""
-    alphabet = sorted(bleu_metric._WHITESPACE) + ["\\", "0", "1", "2", "a"]
+    alphabet = sorted(tokenizers._WHITESPACE) + ["\\", "0", "1", "2", "a"]
     tokens = [""] + alphabet + ["".join(pair) for pair in itertools.product(alphabet, repeat=2)]
-    escaped = bleu_metric._escaped_token_text([tokens]).split(" ")
+    escaped = tokenizers._escaped_token_text([tokens]).split(" ")
     assert len(escaped) == len(tokens) and all(token and token.split() == [token] for token in escaped)
     assert len(set(escaped)) == len(tokens)
 

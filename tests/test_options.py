@@ -6,9 +6,8 @@ import evaluate
 import pytest
 
 from conftest import METRIC_PATH
-from oracles import load_module
+from exactbleu import counting, options, scoring, sufficient_statistics
 
-bleu_metric = load_module()
 HF_KEYS = ["bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"]
 PREDICTIONS = ["the cat sat on the mat", "a dog ran"]
 REFERENCES = [["the cat sat on a mat", "there is a cat on the mat"], ["a dog ran home"]]
@@ -23,12 +22,12 @@ def test_extra_keys_only_when_asked(bleu):
                           n_bootstrap=50)
     assert list(result) == HF_KEYS + ["sentence_bleu", "bleu_ci", "signature"]
     assert len(result["sentence_bleu"]) == 2
-    assert result["signature"] == "nrefs:var|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|bs:50|rs:12345|version:1.0.0"
+    assert result["signature"] == "nrefs:var|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|bs:50|rs:12345|version:2.0.0"
 
 
 def test_signature_example_from_the_issue(bleu):
     result = bleu.compute(predictions=["a b"], references=["a b"], signature=True)
-    assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|version:1.0.0"
+    assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|version:2.0.0"
 
 
 @pytest.mark.parametrize(
@@ -91,31 +90,31 @@ def test_unknown_config_name_fails_at_load():
 
 
 def test_presets_and_overrides():
-    settings = bleu_metric.resolve_settings("sacrebleu")
-    assert settings.tokenize == bleu_metric.TokenizeSettings(tokenizer="13a", rstrip=True)
-    assert settings.statistics == bleu_metric.StatisticsSettings(ref_length="closest")
-    assert settings.scoring == bleu_metric.ScoringSettings(smooth_method="exp")
-    nltk = bleu_metric.resolve_settings("nltk")
+    settings = options.resolve_settings("sacrebleu")
+    assert settings.tokenize == options.TokenizeSettings(tokenizer="13a", rstrip=True)
+    assert settings.statistics == options.StatisticsSettings(ref_length="closest")
+    assert settings.scoring == options.ScoringSettings(smooth_method="exp")
+    nltk = options.resolve_settings("nltk")
     assert (nltk.tokenize.tokenizer, nltk.tokenize.rstrip, nltk.statistics.ref_length) == ("none", True, "closest")
     # Explicit arguments override the preset's; an explicit smooth=True replaces its method.
-    assert bleu_metric.resolve_settings("sacrebleu", ref_length="shortest").statistics.ref_length == "shortest"
-    assert bleu_metric.resolve_settings("sacrebleu", smooth_method=None).scoring.smooth_method is None
-    assert bleu_metric.resolve_settings("sacrebleu", smooth=True).scoring.smooth_method is None
+    assert options.resolve_settings("sacrebleu", ref_length="shortest").statistics.ref_length == "shortest"
+    assert options.resolve_settings("sacrebleu", smooth_method=None).scoring.smooth_method is None
+    assert options.resolve_settings("sacrebleu", smooth=True).scoring.smooth_method is None
 
 
 def test_every_option_belongs_to_one_stage_and_the_cache_key_takes_the_whole_tokenizing_stage(monkeypatch):
     """A tokenizing option added later joins the references' cache key without being listed there:
     two settings that differ only in it must not share cached statistics."""
-    assert sorted(bleu_metric.OPTIONS) == sorted(bleu_metric.STAGE_OF)
-    assert set(bleu_metric.STAGE_OF.values()) == {"tokenize", "statistics", "scoring", "output"}
-    assert bleu_metric.DEFAULTS["max_order"] == bleu_metric.StatisticsSettings().max_order
+    assert sorted(options.OPTIONS) == sorted(options.STAGE_OF)
+    assert set(options.STAGE_OF.values()) == {"tokenize", "statistics", "scoring", "output"}
+    assert options.DEFAULTS["max_order"] == options.StatisticsSettings().max_order
     keys = []
-    monkeypatch.setattr(bleu_metric.ReferenceCache, "get", lambda self, key: keys.append(key))
-    monkeypatch.setattr(bleu_metric, "_SMALL_DOCUMENTS", 0)  # a small corpus skips the cache
+    monkeypatch.setattr(counting.ReferenceCache, "get", lambda self, key: keys.append(key))
+    monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)  # a few segments skip the cache
     for lowercase in (False, True):
-        settings = bleu_metric.resolve_settings(lowercase=lowercase)
-        bleu_metric.corpus_rows(["a B"], [["a b"]], settings, bleu_metric.ReferenceCache())
-    assert keys[0] != keys[1] and keys[0][0] == bleu_metric.resolve_settings().tokenize
+        settings = options.resolve_settings(lowercase=lowercase)
+        counting.count(["a B"], [["a b"]], settings, 4, counting.ReferenceCache())
+    assert keys[0] != keys[1] and keys[0][0] == options.resolve_settings().tokenize
 
 
 def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
@@ -125,8 +124,9 @@ def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
 
 
 # Hand-written statistics, no tokenizer involved: [c, r, matches..., totals...].
-def score(stats, **options):
-    return bleu_metric.score_row(stats, bleu_metric.resolve_settings(**options))
+def score(stats, **given):
+    settings = options.resolve_settings(**given)
+    return scoring.score(sufficient_statistics.Statistics([stats], options.counted_orders(settings)).sums(), settings)
 
 
 def test_scoring_empty_sides():

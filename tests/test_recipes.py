@@ -22,10 +22,11 @@ def recipe(name):
 
 
 def as_here(command):
-    """A shell recipe as this interpreter runs it: the README's `.venv/bin/python` is the venv its
-    set-up commands create, which is this interpreter when the README's test command runs."""
-    assert ".venv/bin/python " in command
-    return command.strip().replace(".venv/bin/python", sys.executable)
+    """A shell recipe as this interpreter runs it: the README's `.venv/bin/` is the venv its
+    set-up commands create, which holds this interpreter when the README's test command runs."""
+    assert ".venv/bin/python " in command or ".venv/bin/exactbleu " in command
+    return command.strip().replace(".venv/bin/python", sys.executable).replace(
+        ".venv/bin/exactbleu", os.path.join(os.path.dirname(sys.executable), "exactbleu"))
 
 
 def run_python(name):

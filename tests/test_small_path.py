@@ -1,18 +1,19 @@
-"""A few segments (a sentence-level reward, a small training batch) and a small corpus take their
-own paths through the statistics: each must give exactly the rows of the plain definition."""
+"""A few segments (a sentence-level reward, a small training batch) are counted by the definition
+itself, with sets; the engine takes the rest, and its segments too wide for packed keys. Each
+must give exactly the rows of the plain definition (tests/oracles.py)."""
 
 import sys
 
 import evaluate
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from oracles import corpora, hf_bleu, load_module, plain_row, random_cases, sacrebleu_13a
+from exactbleu import counting, options, sufficient_statistics, tokenizers
+from oracles import corpora, hf_bleu, plain_row, random_cases, sacrebleu_13a
 
-bleu_metric = load_module()
 
 
 def plain_rows(predictions, references, max_order, ref_length):
@@ -20,24 +21,22 @@ def plain_rows(predictions, references, max_order, ref_length):
                      for p, refs in zip(predictions, references)], dtype=np.int64).reshape(len(predictions), -1)
 
 
-def path_rows(path, predictions, references, max_order, ref_length):
-    """The rows that one of the two paths, "few" (sets) or "small" (one sort), gives a corpus."""
-    tokenize = bleu_metric.resolve_settings().tokenize
-    function = bleu_metric.few_segment_rows if path == "few" else bleu_metric.small_corpus_rows
-    return function(
-        bleu_metric.token_text(predictions, tokenize),
-        bleu_metric.token_text([reference for segment in references for reference in segment], tokenize),
+def few_rows(predictions, references, max_order, ref_length):
+    """The rows that the few-segments path (the definition, with sets) gives a corpus."""
+    tokenize = options.resolve_settings().tokenize
+    return counting.few_segment_rows(
+        tokenizers.token_text(predictions, tokenize),
+        tokenizers.token_text([reference for segment in references for reference in segment], tokenize),
         [len(segment) for segment in references], max_order, ref_length)
 
 
-@pytest.mark.parametrize("path", ["few", "small"])
 @given(corpus=corpora(max_segments=12, max_references=5), max_order=st.integers(1, 8),
        ref_length=st.sampled_from(["shortest", "closest"]))
-def test_each_path_gives_the_rows_of_the_plain_definition(path, corpus, max_order, ref_length):
+def test_the_few_segments_path_gives_the_rows_of_the_plain_definition(corpus, max_order, ref_length):
     predictions, references = corpus
-    rows = path_rows(path, predictions, references, max_order, ref_length)
-    assume(rows is not None)  # the small path leaves keys wider than 62 bits to the chunked path (tested below)
-    assert np.array_equal(rows, plain_rows(predictions, references, max_order, ref_length))
+    rows = few_rows(predictions, references, max_order, ref_length)
+    assert np.array_equal(np.array(rows, dtype=np.int64).reshape(len(predictions), -1),
+                          plain_rows(predictions, references, max_order, ref_length))
 
 
 @given(corpus=corpora(max_segments=12, max_references=3))
@@ -54,7 +53,7 @@ def test_segment_row_clips_repeated_ngrams_as_the_definition_does(seed):
     for prediction, segment_references in zip(predictions, references):
         tokens, reference_tokens = prediction.split(), [reference.split() for reference in segment_references]
         for ref_length in ("shortest", "closest"):
-            assert (bleu_metric.segment_row(tokens, reference_tokens, 6, ref_length)
+            assert (sufficient_statistics.segment_row(tokens, reference_tokens, 6, ref_length)
                     == plain_row(tokens, reference_tokens, 6, ref_length))
 
 
@@ -64,28 +63,27 @@ def _counting_calls(monkeypatch, module, name):
     return calls
 
 
-def test_compute_counts_a_few_segments_with_sets_and_a_small_corpus_in_one_sort(monkeypatch):
-    module = sys.modules[type(evaluate.load(METRIC_PATH)).__module__]
-    few = _counting_calls(monkeypatch, module, "few_segment_rows")
-    small = _counting_calls(monkeypatch, module, "small_corpus_rows")
+def test_compute_counts_a_few_segments_with_sets_and_more_with_the_engine(monkeypatch):
+    few = _counting_calls(monkeypatch, counting, "few_segment_rows")
+    engine_calls = _counting_calls(monkeypatch, counting, "chunk_statistics")
     metric = evaluate.load(METRIC_PATH)
     predictions, references = ["the cat sat on the mat ."] * 8, [["the cat is on the mat ."]] * 8
     assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
-    assert (len(few), len(small)) == (1, 0)
-    # Past _FEW_SEGMENTS_TEXT characters of token text, but within _SMALL_DOCUMENTS documents.
+    assert (len(few), len(engine_calls)) == (1, 0)
+    # Past _FEW_SEGMENTS_TEXT characters of text, though within _FEW_DOCUMENTS documents.
     predictions, references = ["the cat sat on the mat ." * 20] * 100, [["the cat is on the mat ." * 20]] * 100
     assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
-    assert (len(few), len(small)) == (1, 1)
+    assert (len(few), len(engine_calls)) == (1, 1)
 
 
-def test_keys_too_wide_for_62_bits_fall_back_to_the_chunked_path():
-    """Order 20 over a vocabulary of 600 tokens needs 200 bits per n-gram: the chunked path counts it."""
+def test_keys_too_wide_for_62_bits_take_the_plain_definition():
+    """Order 20 over a vocabulary of 600 tokens needs 200 bits per n-gram: the engine counts
+    such segments by the definition."""
     words = [f"w{number}" for number in range(600)]
     predictions = [" ".join(words[start : start + 30]) for start in range(0, 600, 30)]
     references = [[" ".join(reversed(prediction.split()))] for prediction in predictions]
-    assert path_rows("small", predictions, references, 20, "shortest") is None
-    settings = bleu_metric.resolve_settings(max_order=20)
-    assert (bleu_metric.corpus_rows(predictions, references, settings)
+    settings = options.resolve_settings(max_order=20)
+    assert (counting.count(predictions, references, settings, 20).array
             == plain_rows(predictions, references, 20, "shortest")).all()
 
 

@@ -10,9 +10,8 @@ import sacrebleu.tokenizers.tokenizer_spm as sacrebleu_spm
 from sacrebleu.metrics import BLEU
 
 from conftest import WMT17, read_lines
-from oracles import load_module
+from exactbleu import options, tokenizers
 
-bleu_metric = load_module()
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +47,7 @@ def test_pieces_scores_and_signature_are_sacrebleus(sacrebleu_preset, sacrebleu_
     monkeypatch.setattr(sacrebleu_spm, "SACREBLEU_DIR", str(sacrebleu_folder))  # read at its import
     hypotheses, references = wmt17["systems"]["uedin-nmt.4722"][:300], wmt17["reference"][:300]
     theirs = BLEU(tokenize=tokenizer)
-    ours_tokenize = bleu_metric.make_tokenizer(bleu_metric.resolve_settings("sacrebleu", tokenizer=tokenizer).tokenize)
+    ours_tokenize = tokenizers.make_tokenizer(options.resolve_settings("sacrebleu", tokenizer=tokenizer).tokenize)
     for line in hypotheses[:50] + ["", "  Grüße aus Köln!  ", "日本語 ✓"]:
         assert ours_tokenize(line) == theirs._preprocess_segment(line).split(), line
     expected = theirs.corpus_score(hypotheses, [references])

@@ -4,9 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracles import WORDS, load_module, sacrebleu_13a, segments
+from exactbleu import engine, options, tokenizers
+from exactbleu.tokenizers import tokenizer_13a
+from oracles import WORDS, sacrebleu_13a, segments
 
-bleu_metric = load_module()
 
 # Characters the 13a rules treat specially, mixed with arbitrary Unicode.
 TRICKY = st.lists(st.sampled_from(list("0123456789.,-&;<>\"' \n\ta") + ["&amp;", "&quot;", "<skipped>"])).map("".join)
@@ -14,40 +15,40 @@ TRICKY = st.lists(st.sampled_from(list("0123456789.,-&;<>\"' \n\ta") + ["&amp;",
 
 @given(st.text())
 def test_random_unicode(line):
-    assert bleu_metric.tokenize_13a(line) == sacrebleu_13a(line)
+    assert tokenizer_13a.tokenize_13a(line) == sacrebleu_13a(line)
 
 
 @given(st.lists(TRICKY, max_size=6).map("".join))
 def test_digits_periods_commas_hyphens_entities(line):
-    assert bleu_metric.tokenize_13a(line) == sacrebleu_13a(line)
+    assert tokenizer_13a.tokenize_13a(line) == sacrebleu_13a(line)
 
 
 @given(segments(max_words=20))
 def test_vocabulary_segments(line):
-    assert bleu_metric.tokenize_13a(line) == sacrebleu_13a(line)
+    assert tokenizer_13a.tokenize_13a(line) == sacrebleu_13a(line)
 
 
 @pytest.mark.parametrize("line", WORDS + ["a..5", "5..a", "1.,2", "a...5", "x-\ny", "&amp;quot;", "<skip<skipped>ped>"])
 def test_known_cases(line):
-    assert bleu_metric.tokenize_13a(line) == sacrebleu_13a(line)
+    assert tokenizer_13a.tokenize_13a(line) == sacrebleu_13a(line)
 
 
 def test_every_wmt17_line(wmt17):
     lines = list(wmt17["reference"])
     for system in wmt17["systems"].values():
         lines.extend(system)
-    mismatches = [line for line in lines if bleu_metric.tokenize_13a(line) != sacrebleu_13a(line)]
+    mismatches = [line for line in lines if tokenizer_13a.tokenize_13a(line) != sacrebleu_13a(line)]
     assert len(lines) == 17 * 3004
     assert mismatches == []
 
 
 def read_13a(lines):
     """The tokens of each line as the statistics read them: 13a cut out of the text's bytes."""
-    text = bleu_metric.reader_text(lines, bleu_metric.resolve_settings().tokenize)
-    assert isinstance(text, bleu_metric.MtevalText)
-    encoded, _, _, starts, ends = bleu_metric._token_bounds(text)
+    text = tokenizers.reader_text(lines, options.resolve_settings().tokenize)
+    assert isinstance(text, tokenizer_13a.MtevalText)
+    encoded, _, _, starts, ends = engine._token_bounds(text)
     tokens = [encoded[start:end].decode("utf-8", "surrogatepass") for start, end in zip(starts.tolist(), ends.tolist())]
-    per_line = bleu_metric._token_table(text, {}, True)[0].tolist()
+    per_line = engine._token_table(text, {}, True)[0].tolist()
     return [tokens[sum(per_line[:number]) : sum(per_line[: number + 1])] for number in range(len(lines))]
 
 

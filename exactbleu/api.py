@@ -1,0 +1,227 @@
+"""The functional API: BLEU without evaluate. Every function takes ``preset=`` and the same
+options as the metric's ``compute``, checked the same way, and the metric's methods call these.
+
+>>> import exactbleu
+>>> exactbleu.corpus_bleu(["the cat sat on the mat"], [["the cat sat on a mat"]])["bleu"]
+0.537284965911771
+>>> a = exactbleu.statistics(["the cat sat on the mat"], [["the cat sat on a mat"]])
+>>> b = exactbleu.statistics(["a dog ran"], [["a dog ran home"]])
+>>> exactbleu.score(a + b) == exactbleu.corpus_bleu(["the cat sat on the mat", "a dog ran"],
+...                                                 [["the cat sat on a mat"], ["a dog ran home"]])
+True
+"""
+
+import collections.abc
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from .counting import ReferenceCache, count
+from .explanation import explain_segments
+from .inputs import check_inputs, reference_lists
+from .options import Settings, _check_int, counted_orders, resolve_settings, signature
+from .scoring import score as score_sums
+from .scoring import score_corpus, sentence_scores, several_weight_sets
+from .significance import PAIRED_TESTS, bootstrap_interval, paired_test_statistics
+from .sufficient_statistics import Statistics
+from .tokenizers import make_tokenizer
+
+References = Union[Sequence[Sequence[str]], Sequence[str]]
+
+
+class Counting(NamedTuple):
+    """How counting runs, which changes no score: a reference cache to reuse, the most worker
+    threads (None: two where two cores are free), and the most tokens one call may count."""
+
+    cache: Optional[ReferenceCache] = None
+    threads: Optional[int] = None
+    max_tokens: Optional[int] = None
+
+
+def check_counting(threads: Optional[int] = None, max_tokens: Optional[int] = None,
+                   cache: Optional[ReferenceCache] = None) -> Counting:
+    """``Counting`` from checked arguments."""
+    if threads is not None:
+        _check_int("threads", threads, 1)
+    if max_tokens is not None:
+        _check_int("max_tokens", max_tokens, 1)
+    return Counting(cache, threads, max_tokens)
+
+
+def corpus_bleu(predictions: Sequence[str], references: References, preset: str = "default", *,
+                threads: Optional[int] = None, max_tokens: Optional[int] = None, **options) -> Dict[str, object]:
+    """Corpus BLEU, the metric's result: HF's six keys (``bleu``, ``precisions``,
+    ``brevity_penalty``, ``length_ratio``, ``translation_length``, ``reference_length``), and
+    ``sentence_bleu``, ``bleu_ci`` and ``signature`` where the options ask for them.
+
+    Args:
+        predictions: the translations, one string per segment.
+        references: a list of references per prediction, or one reference string each.
+        preset: "default" (HF's ``bleu``), "sacrebleu" or "nltk".
+        threads, max_tokens: how counting runs (see ``Counting``).
+        **options: any option of ``options.OPTIONS``.
+    Raises:
+        ValueError or TypeError naming the bad argument.
+    """
+    settings = resolve_settings(preset, **options)
+    predictions, references, _ = check_inputs(predictions, references)
+    return result_of(predictions, reference_lists(references), settings, check_counting(threads, max_tokens))
+
+
+def sentence_bleu(prediction: str, references: Union[Sequence[str], str], preset: str = "default",
+                  **options) -> Dict[str, object]:
+    """One segment's BLEU, as ``corpus_bleu`` of that segment alone (``references``: its
+    references, or one reference string)."""
+    return corpus_bleu([prediction], [references], preset, **options)
+
+
+def statistics(predictions: Sequence[str], references: References, preset: str = "default", *,
+               threads: Optional[int] = None, max_tokens: Optional[int] = None, **options) -> Statistics:
+    """The corpus's per-segment statistics. They add up: ``score(a + b)`` is the score of both
+    corpora together, so batches, processes and machines can count apart and score once. Options
+    that change the statistics (tokenizer, lang, lowercase, rstrip, max_order or weights,
+    ref_length, and NLTK's method5 and method7) must be the same here as for ``score``."""
+    settings = resolve_settings(preset, **options)
+    predictions, references, _ = check_inputs(predictions, references)
+    return count_statistics(predictions, reference_lists(references), settings, check_counting(threads, max_tokens))
+
+
+def score(statistics: Statistics, preset: str = "default", **options) -> Dict[str, object]:
+    """The result of ``statistics`` (from ``statistics()``, added up as you like), as
+    ``corpus_bleu`` gives it for the same segments and options."""
+    settings = resolve_settings(preset, **options)
+    return result_of_statistics(checked_statistics(statistics, settings), settings)
+
+
+def paired_test(systems: Mapping[str, Sequence[str]], references: References, baseline: Optional[str] = None,
+                test: str = "bootstrap", n_samples: Optional[int] = None, seed: Optional[int] = 12345,
+                preset: str = "default", **options) -> Dict[str, Dict[str, object]]:
+    """Is a system really better than the baseline? sacrebleu's paired tests, on statistics.
+
+    Args:
+        systems: a dict from each system's name to its predictions, all against ``references``.
+        references: as for ``corpus_bleu``.
+        baseline: the name of the baseline system; by default the first.
+        test: "bootstrap" (paired bootstrap resampling) or "randomization" (paired approximate
+            randomization), as sacrebleu's --paired-bs and --paired-ar.
+        n_samples: resamples or trials; by default sacrebleu's 1000 and 10000.
+        seed: the random seed, sacrebleu's 12345 by default; None draws from the OS.
+        preset, **options: as for ``corpus_bleu`` (the "sacrebleu" preset gives sacrebleu's numbers).
+    Returns:
+        ``{name: {"bleu", "p_value", "mean", "ci"}}`` (see ``significance.paired_test_statistics``).
+    """
+    return paired_test_with(systems, references, baseline, test, n_samples, seed, resolve_settings(preset, **options),
+                            Counting())
+
+
+def explain(predictions: Sequence[str], references: References, preset: str = "default",
+            **options) -> List[Dict[str, object]]:
+    """Why this score? One dict per segment: ``prediction_tokens``, ``reference_tokens`` (a list
+    per reference), ``reference_length``, ``brevity_penalty``, ``sentence_bleu``, and ``orders``:
+    ``{"n", "matches", "total", "ngrams"}`` per order, ``ngrams`` listing each distinct n-gram of
+    the prediction, in order of first occurrence, as ``{"ngram": [tokens], "count",
+    "max_reference_count"}``. ``total`` is the sum of the counts and ``matches`` the sum of
+    min(count, max_reference_count), as in ``statistics()`` under the same options."""
+    return explain_with(predictions, references, resolve_settings(preset, **options), Counting())
+
+
+# The same, on settings already checked: what the metric calls.
+
+
+def count_statistics(predictions: List[str], references: List[List[str]], settings: Settings,
+                     counting: Counting) -> Statistics:
+    """The statistics of checked inputs."""
+    statistics = count(predictions, references, settings, counted_orders(settings), counting.cache,
+                       counting.threads, max_tokens=counting.max_tokens)
+    statistics.references = list(map(len, references))
+    return statistics
+
+
+def result_of(predictions: List[str], references: List[List[str]], settings: Settings,
+              counting: Counting) -> Dict[str, object]:
+    """The result dict of checked inputs."""
+    return result_of_statistics(count_statistics(predictions, references, settings, counting), settings)
+
+
+def result_of_statistics(statistics: Statistics, settings: Settings) -> Dict[str, object]:
+    """The result dict of a corpus's statistics, with the extra keys the settings ask for."""
+    result = score_corpus(statistics, settings)
+    if settings.output.sentence_level:
+        result["sentence_bleu"] = sentence_scores(statistics, settings)
+    if settings.output.n_bootstrap:
+        result["bleu_ci"] = bootstrap_interval(statistics, settings)
+    if settings.output.signature:
+        counts = set(statistics.references) if statistics.references is not None else set()
+        result["signature"] = signature(settings, counts.pop() if len(counts) == 1 else "var")
+    return result
+
+
+def checked_statistics(statistics: Statistics, settings: Settings) -> Statistics:
+    """Statistics that these settings can score: counted with as many orders, not empty."""
+    if not isinstance(statistics, Statistics):
+        raise TypeError(f"statistics must be the Statistics that exactbleu.statistics() returns, got "
+                        f"{type(statistics).__name__}: {statistics!r:.80}")
+    if len(statistics) == 0:
+        raise ValueError("statistics is empty: BLEU needs at least one segment")
+    if statistics.orders != counted_orders(settings):
+        raise ValueError(f"statistics hold {statistics.orders} orders of matches and totals, but max_order is "
+                         f"{settings.statistics.max_order} (these options count {counted_orders(settings)} orders); "
+                         f"use the same options for both")
+    return statistics
+
+
+def paired_test_with(systems, references, baseline, test, n_samples, seed, settings: Settings,
+                     counting: Counting) -> Dict[str, Dict[str, object]]:
+    """``paired_test`` with checked settings."""
+    if not isinstance(systems, collections.abc.Mapping) or len(systems) < 2:
+        raise ValueError(f"systems must be a dict from a name to that system's predictions, with at least two "
+                         f"systems, got {type(systems).__name__}: {systems!r:.80}")
+    baseline = next(iter(systems)) if baseline is None else baseline
+    if baseline not in systems:
+        raise ValueError(f"baseline must be one of the systems {list(systems)}, got {baseline!r}")
+    if test not in PAIRED_TESTS:
+        raise ValueError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r}")
+    if n_samples is not None:
+        _check_int("n_samples", n_samples, 1)
+    if seed is not None:
+        _check_int("seed", seed, 0)
+    if several_weight_sets(settings):
+        raise ValueError("paired_test takes one weight set at a time, got several weights")
+    counted = {}
+    for name, predictions in systems.items():
+        try:
+            predictions, checked, _ = check_inputs(predictions, references)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"systems[{name!r}]: {error}") from None
+        counted[name] = count_statistics(predictions, reference_lists(checked), settings, counting)
+    return paired_test_statistics(counted, baseline, settings, test, n_samples, seed)
+
+
+def explain_with(predictions, references, settings: Settings, counting: Counting) -> List[Dict[str, object]]:
+    """``explain`` with checked settings."""
+    predictions, references, _ = check_inputs(predictions, references)
+    references = reference_lists(references)
+    statistics = count_statistics(predictions, references, settings, counting)
+    return explain_segments(predictions, references, statistics, make_tokenizer(settings.tokenize), settings)
+
+
+def statistics_from_columns(columns, settings: Settings) -> Statistics:
+    """``Statistics`` from the columns that ``Statistics.as_dict`` gives (a dict, or a
+    ``datasets.Dataset``), checked: as many orders as the settings count."""
+    try:
+        matches = np.array(list(columns["matches"]), dtype=np.int64)
+        totals = np.array(list(columns["totals"]), dtype=np.int64)
+        lengths = [np.array(list(columns[name]), dtype=np.int64) for name in ("prediction_length", "reference_length")]
+        counts = list(columns["references"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(
+            "statistics must hold the columns prediction_length, reference_length, matches, totals and "
+            f"references, as statistics() returns them: {error}"
+        ) from None
+    if len(counts) == 0:
+        raise ValueError("statistics is empty: BLEU needs at least one segment")
+    if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != counted_orders(settings):
+        raise ValueError(f"statistics hold {matches.shape[-1] if matches.ndim == 2 else 'no'} orders of matches "
+                         f"and totals, but max_order is {settings.statistics.max_order} (these options count "
+                         f"{counted_orders(settings)} orders); use the same options for both")
+    return Statistics(np.column_stack([lengths[0], lengths[1], matches, totals]), matches.shape[1], counts)

@@ -1,0 +1,108 @@
+"""Significance: how sure is a score, and is one system really better than another?
+
+sacrebleu's bootstrap confidence interval and its paired tests (its ``significance.py``),
+resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized twice.
+"""
+
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from .scoring import NLTK_SMOOTHING, SMOOTH_DEFAULTS, sacrebleu_percent, score, score_corpus
+from .sufficient_statistics import Statistics
+
+
+def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
+    """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
+
+    sacrebleu draws ``default_rng(seed).choice(n, size=(n_bootstrap, n))`` and reports the mean
+    plus or minus half the distance between the sorted scores at n_bootstrap//40 and
+    n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
+    """
+    rows, n_bootstrap, n = statistics.array, settings.output.n_bootstrap, len(statistics)
+    samples = np.random.default_rng(settings.output.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
+    scores = sorted(score_corpus(Statistics(rows[sample], statistics.orders), settings)["bleu"] for sample in samples)
+    cut = n_bootstrap // 40
+    return [scores[cut], scores[n_bootstrap - cut - 1]]
+
+
+# Is system B really better than A? sacrebleu's paired tests (its significance.py), on statistics:
+# no tokenizing per sample. The default number of samples is sacrebleu's.
+PAIRED_TESTS = {"bootstrap": 1000, "randomization": 10000}
+
+
+def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settings, test: str = "bootstrap",
+                           n_samples: Optional[int] = None, seed: Optional[int] = 12345) -> Dict[str, Dict[str, object]]:
+    """Paired bootstrap resampling or paired approximate randomization of each system against
+    the baseline, exactly as sacrebleu's ``PairedTest`` computes them.
+
+    Args:
+        systems: each system's statistics, the same segments in the same order.
+        baseline: the name of the baseline system, a key of ``systems``.
+        test: "bootstrap" (Koehn, 2004) or "randomization" (Riezler & Maxwell, 2005).
+        n_samples: resamples or trials; by default 1000 and 10000, as in sacrebleu.
+        seed: numpy's ``default_rng`` seed (sacrebleu's SACREBLEU_SEED); None draws from the OS.
+    Returns:
+        ``{name: {"bleu", "p_value", "mean", "ci"}}``: the score in 0..1; the p-value of the
+        difference from the baseline (None for the baseline); with the bootstrap, the mean of the
+        resampled scores and the half-width of their 95% interval (None with randomization, as in
+        sacrebleu). In sacrebleu's convention the test runs on its 0-100 scale, its resampled
+        sums in float32 as it has them, and mean and ci are divided by 100 like the score.
+    """
+    n_samples = n_samples or PAIRED_TESTS[test]
+    percent = settings.scoring.smooth_method in SMOOTH_DEFAULTS
+    nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
+    columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
+    layout = systems[baseline]  # reads summed columns back as sums
+    segments = len(columns[baseline])
+
+    def compared(summed):
+        """The score the test compares, of summed columns (ints, or float32 in sacrebleu's bootstrap)."""
+        sums = layout.sums_of(summed)
+        if percent:
+            return sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length), sums.matches,
+                                     sums.totals, settings)[0]
+        return score(sums, settings)["bleu"]
+
+    scale = 100 if percent else 1
+    totals = {name: compared(system_columns.sum(axis=0)) for name, system_columns in columns.items()}
+    results = {name: {"bleu": score_corpus(statistics, settings)["bleu"], "p_value": None, "mean": None, "ci": None}
+               for name, statistics in systems.items()}
+    if test == "bootstrap":
+        # Each resample, as how many times it draws each segment: its sums are counts @ columns.
+        drawn = np.random.default_rng(seed).choice(segments, size=(n_samples, segments), replace=True)
+        counts = np.bincount((np.arange(n_samples)[:, None] * segments + drawn).ravel(),
+                             minlength=n_samples * segments).reshape(n_samples, segments)
+        resampled = {}
+        for name, system_columns in columns.items():
+            sums = counts @ system_columns
+            resampled[name] = np.array([compared(row) for row in (sums.astype(np.float32) if percent else sums)])
+            ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
+            cut = n_samples // 40
+            results[name]["mean"] = float(ordered.mean()) / scale
+            results[name]["ci"] = float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])) / scale
+        for name in columns:
+            if name != baseline:
+                differences = np.abs(resampled[name] - resampled[baseline])
+                results[name]["p_value"] = _p_value(differences - differences.mean(),
+                                                    abs(totals[baseline] - totals[name]))
+    else:
+        for name, system_columns in columns.items():
+            if name == baseline:
+                continue
+            # Each trial swaps a random half of the segments between the two systems.
+            swapped = np.random.default_rng(seed).integers(2, size=(n_samples, segments), dtype=bool)
+            both = columns[baseline].sum(axis=0) + system_columns.sum(axis=0)
+            difference = (columns[baseline] - system_columns).astype(np.float64)  # exact: sums stay below 2**53
+            trials = []
+            for start in range(0, n_samples, 1000):
+                first = (system_columns.sum(axis=0) + swapped[start : start + 1000] @ difference).round().astype(np.int64)
+                trials += [abs(compared(a) - compared(b)) for a, b in zip(first, both - first)]
+            results[name]["p_value"] = _p_value(np.array(trials), abs(totals[baseline] - totals[name]))
+    return results
+
+
+def _p_value(statistics, observed):
+    """The share of samples whose statistic exceeds the observed one, counting the observed
+    itself (multeval's and sacrebleu's +1)."""
+    return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)

@@ -1,0 +1,207 @@
+"""Sufficient statistics: all that BLEU needs of a segment, as one row of integers.
+
+A segment's row is ``[prediction length, reference length, matches_1..matches_N, totals_1..totals_N]``
+(sacrebleu's layout). A prediction n-gram matches at most as often as it occurs in any single
+reference of its segment (clipping); the totals count every n-gram position of the prediction; the
+reference length is the shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu,
+NLTK; a tie goes to the shorter). ``segment_row`` states that definition; the counting engines give
+exactly its rows, faster.
+
+Rows add up: the corpus score is a function of the column sums, so any split of a corpus
+(batches, processes, machines) sums to the same numbers. ``Statistics`` owns the layout: nothing
+else indexes its columns.
+"""
+
+import itertools
+from collections import Counter
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+
+def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
+    """The reference length for the brevity penalty: the shortest (HF), or the closest to the
+    prediction's, a tie going to the shorter (Papineni et al., sacrebleu, NLTK)."""
+    if ref_length == "shortest":
+        return min(lengths)
+    return min(lengths, key=lambda length: (abs(length - prediction_length), length))
+
+
+def segment_row(prediction: Sequence, references: Sequence[Sequence], max_order: int,
+                ref_length: str = "shortest") -> List[int]:
+    """One segment's row from its tokens, by the definition (any hashable tokens: str or bytes)."""
+    length = len(prediction)
+    return ([length, reference_length(length, list(map(len, references)), ref_length)]
+            + segment_matches(prediction, references, max_order) + _totals(length, max_order))
+
+
+def _totals(length: int, max_order: int) -> List[int]:
+    """How many n-grams of each order a prediction of this length holds."""
+    return [length - n if length > n else 0 for n in range(max_order)]
+
+
+def segment_matches(prediction: Sequence, references: Sequence[Sequence], max_order: int) -> List[int]:
+    """The clipped matches of each order: each n-gram of the prediction matches at most as often
+    as it occurs in any single reference.
+
+    An n-gram that occurs once in the prediction matches once if any reference holds it, so one
+    set difference counts all of those. Only an n-gram that occurs more than once is clipped by
+    its count: at most as often as one reference holds it."""
+    totals = _totals(len(prediction), max_order)
+    matched = [0] * max_order
+    # The n-grams of a token list are the tuples of its n first shifted copies.
+    shifted = [prediction[start:] for start in range(max_order)]
+    reference_shifted = [[reference[start:] for start in range(max_order)] for reference in references]
+    for n in range(1, max_order + 1):
+        unmatched = set(zip(*shifted[:n]) if n > 1 else prediction)
+        distinct = len(unmatched)
+        unmatched.difference_update(*(zip(*copies[:n]) if n > 1 else copies[0] for copies in reference_shifted))
+        matches = distinct - len(unmatched)
+        if distinct < totals[n - 1]:  # an n-gram occurs more than once: clip it by its count
+            repeated = {gram: count for gram, count in Counter(zip(*shifted[:n]) if n > 1 else prediction).items()
+                        if count > 1 and gram not in unmatched}
+            if repeated:
+                most = dict.fromkeys(repeated, 0)  # the most times one reference holds each
+                for copies in reference_shifted:
+                    for gram, count in Counter(zip(*copies[:n]) if n > 1 else copies[0]).items():
+                        if count > most.get(gram, count):
+                            most[gram] = count
+                matches += sum(min(count, most[gram]) - 1 for gram, count in repeated.items())
+        if not matches:
+            break  # no longer n-gram can match either
+        matched[n - 1] = matches
+    return matched
+
+
+def rows_of(prediction_lengths: np.ndarray, reference_lengths: np.ndarray, matches: np.ndarray) -> np.ndarray:
+    """The rows of segments from their lengths and clipped matches (shape (segments, orders)); the
+    totals follow from the prediction lengths."""
+    orders = matches.shape[1]
+    totals = np.maximum(prediction_lengths[:, None] - np.arange(orders), 0)
+    return np.column_stack([prediction_lengths, reference_lengths, matches, totals]).astype(np.int64, copy=False)
+
+
+class Sums(NamedTuple):
+    """Summed statistics, what a score is a function of. ``denominators`` are NLTK's: the sum over
+    segments of max(1, total) per order (NLTK counts one possible n-gram for a hypothesis shorter
+    than n)."""
+
+    prediction_length: int
+    reference_length: int
+    matches: List[int]
+    totals: List[int]
+    denominators: List[int]
+
+
+class Statistics:
+    """The statistics rows of a corpus, one per segment, counting ``orders`` n-gram orders.
+
+    ``a + b`` holds the segments of both (so ``score(a + b)`` is the score of the whole), a slice
+    or an index array takes some segments, and ``sums()`` gives what the corpus score needs.
+    ``vector()`` is the fixed-length sum that processes add up and ``from_vector`` reads back.
+    A few segments are kept as int lists, which cost less than an array to make and read.
+    """
+
+    __slots__ = ("_rows", "orders", "references")
+
+    def __init__(self, rows: Union[np.ndarray, List[List[int]]], orders: int,
+                 references: Optional[Sequence[int]] = None):
+        self._rows = rows
+        self.orders = orders
+        self.references = references  # how many references each segment has, for the signature
+
+    @classmethod
+    def concatenate(cls, parts: Sequence["Statistics"]) -> "Statistics":
+        """The segments of every part, in order; the parts must count the same orders."""
+        orders = {part.orders for part in parts}
+        if len(orders) != 1:
+            raise ValueError(f"statistics of different orders {sorted(orders)} do not add up: count them with the "
+                             f"same max_order (or weights) and smoothing method")
+        references = None
+        if all(part.references is not None for part in parts):
+            references = list(itertools.chain.from_iterable(part.references for part in parts))
+        return cls(np.concatenate([part.array for part in parts]), orders.pop(), references)
+
+    @property
+    def array(self) -> np.ndarray:
+        """The rows as an int64 array of shape (segments, 2 + 2 * orders)."""
+        if isinstance(self._rows, np.ndarray):
+            return self._rows
+        return np.array(self._rows, dtype=np.int64).reshape(len(self._rows), 2 + 2 * self.orders)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index) -> "Statistics":
+        references = None if self.references is None else np.asarray(self.references)[index].reshape(-1).tolist()
+        return Statistics(self.array[index].reshape(-1, 2 + 2 * self.orders), self.orders, references)
+
+    def __add__(self, other: "Statistics") -> "Statistics":
+        if not isinstance(other, Statistics):
+            return NotImplemented
+        return Statistics.concatenate([self, other])
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Statistics) and other.orders == self.orders and np.array_equal(self.array, other.array)
+
+    def __repr__(self) -> str:
+        return f"Statistics({len(self)} segments, {self.orders} orders)"
+
+    @property
+    def prediction_length(self) -> np.ndarray:
+        return self.array[:, 0]
+
+    @property
+    def reference_length(self) -> np.ndarray:
+        return self.array[:, 1]
+
+    @property
+    def matches(self) -> np.ndarray:
+        """Clipped matches, shape (segments, orders)."""
+        return self.array[:, 2 : 2 + self.orders]
+
+    @property
+    def totals(self) -> np.ndarray:
+        """n-gram positions of each prediction, shape (segments, orders)."""
+        return self.array[:, 2 + self.orders :]
+
+    def sums(self) -> Sums:
+        """The column sums, and NLTK's denominators."""
+        if isinstance(self._rows, np.ndarray):
+            columns = self._rows.sum(axis=0).tolist()
+            denominators = np.maximum(self.totals, 1).sum(axis=0).tolist()
+        else:
+            columns = [sum(column) for column in zip(*self._rows)]
+            denominators = [sum(max(1, total) for total in column) for column in zip(*self._rows)][2 + self.orders :]
+        return self._sums(columns, denominators)
+
+    def segments(self) -> Iterator[Sums]:
+        """Each segment's own sums, in order (a sentence score is a score of these)."""
+        rows = self._rows.tolist() if isinstance(self._rows, np.ndarray) else self._rows
+        for row in rows:
+            yield self._sums(row, [max(1, total) for total in row[2 + self.orders :]])
+
+    def _sums(self, columns, denominators) -> Sums:
+        orders = self.orders
+        return Sums(columns[0], columns[1], columns[2 : 2 + orders], columns[2 + orders : 2 + 2 * orders], denominators)
+
+    def columns(self, denominators: bool = False) -> np.ndarray:
+        """Each segment's row, and with ``denominators`` its NLTK denominators: what the paired
+        tests resample and sum (see ``sums_of``)."""
+        return np.column_stack([self.array, np.maximum(self.totals, 1)]) if denominators else self.array
+
+    def sums_of(self, columns: Sequence) -> Sums:
+        """Sums read from a sum of ``columns()`` rows (ints, or float32 in sacrebleu's bootstrap);
+        without denominators there, NLTK's arithmetic cannot score them."""
+        orders = self.orders
+        return Sums(columns[0], columns[1], columns[2 : 2 + orders], columns[2 + orders : 2 + 2 * orders],
+                    columns[2 + 2 * orders :])
+
+    def as_dict(self) -> dict:
+        """The rows as columns of lists, as ``datasets`` stores them."""
+        array = self.array
+        columns = {"prediction_length": array[:, 0].tolist(), "reference_length": array[:, 1].tolist(),
+                   "matches": self.matches.tolist(), "totals": self.totals.tolist()}
+        if self.references is not None:
+            columns["references"] = list(self.references)
+        return columns

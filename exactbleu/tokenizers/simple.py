@@ -1,0 +1,56 @@
+"""sacrebleu's simpler tokenizers: ``zh``, ``intl``, ``char`` and ``none``. Each right-strips the
+segment first, as sacrebleu does (the registry applies that)."""
+
+import re
+from typing import List
+
+from .tokenizer_13a import split_mteval_punctuation
+
+# sacrebleu's zh table as it stands, quirk included: it writes the Extension B range as
+# '\u20000'..'\u2a6d6' and the Compatibility Supplement as '\u2f800'..'\u2fa1d', which Python
+# reads as two characters each (sacrebleu issue 298). Compared with one character, those bounds
+# act as U+2001..U+2A6D and U+2F81..U+2FA1, so that is what reproduces its scores.
+_ZH_RANGES = (
+    ("\u3400", "\u4db5"), ("\u4e00", "\u9fa5"), ("\u9fa6", "\u9fbb"), ("\uf900", "\ufa2d"),
+    ("\ufa30", "\ufa6a"), ("\ufa70", "\ufad9"), ("\u2001", "\u2a6d"), ("\u2f81", "\u2fa1"),
+    ("\uff00", "\uffef"), ("\u2e80", "\u2eff"), ("\u3000", "\u303f"), ("\u31c0", "\u31ef"),
+    ("\u2f00", "\u2fdf"), ("\u2ff0", "\u2fff"), ("\u3100", "\u312f"), ("\u31a0", "\u31bf"),
+    ("\ufe10", "\ufe1f"), ("\ufe30", "\ufe4f"), ("\u2600", "\u26ff"), ("\u2700", "\u27bf"),
+    ("\u3200", "\u32ff"), ("\u3300", "\u33ff"),
+)
+_ZH_CHARACTER = re.compile("([" + "".join(f"{re.escape(a)}-{re.escape(b)}" for a, b in _ZH_RANGES) + "])")
+
+
+def tokenize_zh(line: str) -> List[str]:
+    """sacrebleu's ``zh``: every CJK character (by its table) is a token; the rest is 13a-like."""
+    return split_mteval_punctuation(_ZH_CHARACTER.sub(r" \1 ", line.strip()))
+
+
+_INTL_RULES = None
+
+
+def tokenize_intl(line: str) -> List[str]:
+    """sacrebleu's ``intl`` (mteval-v14 international): Unicode punctuation and symbols split off,
+    except punctuation between digits. Needs the ``regex`` package."""
+    global _INTL_RULES
+    if _INTL_RULES is None:
+        import regex
+
+        _INTL_RULES = (
+            (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "),
+        )
+    for pattern, replacement in _INTL_RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+def tokenize_char(line: str) -> List[str]:
+    """sacrebleu's ``char``: every non-whitespace character is a token."""
+    return " ".join(line).split()
+
+
+def tokenize_none(line: str) -> List[str]:
+    """sacrebleu's ``none``, and NLTK's usual input: the whitespace-separated words."""
+    return line.split()

@@ -1,0 +1,3 @@
+"""The version of exactbleu, which signatures name."""
+
+__version__ = "2.0.0"
