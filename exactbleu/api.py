@@ -86,11 +86,18 @@ def statistics(predictions: Sequence[str], references: References, preset: str =
     return count_statistics(predictions, reference_lists(references), settings, check_counting(threads, max_tokens))
 
 
-def score(statistics: Statistics, preset: str = "default", **options) -> Dict[str, object]:
+def score(statistics: Union[Statistics, np.ndarray], preset: str = "default", **options) -> Dict[str, object]:
     """The result of ``statistics`` (from ``statistics()``, added up as you like), as
-    ``corpus_bleu`` gives it for the same segments and options."""
+    ``corpus_bleu`` gives it for the same segments and options, bit for bit.
+
+    ``statistics`` may also be a summed ``Statistics.vector()`` (a 1-D int64 array, as
+    ``torch.distributed.all_reduce``, Dask or Ray add them up): its score is the same, but it
+    holds no segment's own row, so ``sentence_level`` and ``n_bootstrap`` need the ``Statistics``.
+    """
     settings = resolve_settings(preset, **options)
-    return result_of_statistics(checked_statistics(statistics, settings), settings)
+    if isinstance(statistics, Statistics):
+        return result_of_statistics(checked_statistics(statistics, settings), settings)
+    return result_of_vector(checked_vector(statistics, settings), settings)
 
 
 def paired_test(systems: Mapping[str, Sequence[str]], references: References, baseline: Optional[str] = None,
@@ -225,3 +232,36 @@ def statistics_from_columns(columns, settings: Settings) -> Statistics:
                          f"and totals, but max_order is {settings.statistics.max_order} (these options count "
                          f"{counted_orders(settings)} orders); use the same options for both")
     return Statistics(np.column_stack([lengths[0], lengths[1], matches, totals]), matches.shape[1], counts)
+
+
+def checked_vector(vector, settings: Settings) -> np.ndarray:
+    """A summed statistics vector that these settings can score, or a ValueError naming what is wrong."""
+    array = np.asarray(vector)
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.dtype == object and len(array) == 0):
+        raise TypeError(f"statistics must be the Statistics from exactbleu.statistics(), or the 1-D integer vector "
+                        f"of Statistics.vector(), got {type(vector).__name__}: {vector!r:.80}")
+    orders = counted_orders(settings)
+    if len(array) != 5 + 3 * orders:
+        raise ValueError(f"the statistics vector holds {len(array)} numbers; with these options it holds "
+                         f"{5 + 3 * orders} ({orders} orders): count and score with the same options")
+    array = array.astype(np.int64)
+    sums = Statistics.vector_sums(array)
+    if (array < 0).any() or array[0] < 1 or array[1] < array[0]:
+        raise ValueError(f"the statistics vector must hold non-negative counts of at least one segment with at "
+                         f"least one reference each, got {array.tolist()!r:.200}")
+    if any(m > t for m, t in zip(sums.matches, sums.totals)) or any(t > d for t, d in zip(sums.totals, sums.denominators)):
+        raise ValueError("the statistics vector's matches exceed its totals, or its totals its denominators: it "
+                         "is not a sum of Statistics.vector()s")
+    return array
+
+
+def result_of_vector(vector: np.ndarray, settings: Settings) -> Dict[str, object]:
+    """The result dict of a summed statistics vector."""
+    for asked, key in ((settings.output.sentence_level, "sentence_level"), (settings.output.n_bootstrap, "n_bootstrap")):
+        if asked:
+            raise ValueError(f"{key} needs each segment's own statistics, which a summed vector does not hold: score "
+                             f"the Statistics that exactbleu.statistics() returns (they add up with + too)")
+    result = score_sums(Statistics.vector_sums(vector), settings)
+    if settings.output.signature:
+        result["signature"] = signature(settings, Statistics.vector_references(vector))
+    return result

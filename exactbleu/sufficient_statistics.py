@@ -93,6 +93,9 @@ class Sums(NamedTuple):
     denominators: List[int]
 
 
+_VECTOR_HEAD = 3  # segments, references, references squared
+
+
 class Statistics:
     """The statistics rows of a corpus, one per segment, counting ``orders`` n-gram orders.
 
@@ -196,6 +199,43 @@ class Statistics:
         orders = self.orders
         return Sums(columns[0], columns[1], columns[2 : 2 + orders], columns[2 + orders : 2 + 2 * orders],
                     columns[2 + 2 * orders :])
+
+    def vector(self) -> np.ndarray:
+        """The corpus's statistics as one fixed-length 1-D int64 array that adds up with ``+``:
+        what ``torch.distributed.all_reduce``, Dask or Ray sum over shards, and ``score`` reads.
+
+        ``[segments, references, references squared, prediction length, reference length,
+        matches per order, totals per order, NLTK's denominators per order]``: the reference
+        counts (the number of references, and the sum of their squares) tell whether every
+        segment has as many, for the signature; the denominators are what NLTK's arithmetic needs.
+        """
+        if self.references is None:
+            raise ValueError("these statistics do not know how many references each segment has: take them "
+                             "from exactbleu.statistics()")
+        references = np.asarray(self.references, dtype=np.int64)
+        sums = self.sums()
+        return np.array([len(self), references.sum(), (references * references).sum(), sums.prediction_length,
+                         sums.reference_length, *sums.matches, *sums.totals, *sums.denominators], dtype=np.int64)
+
+    @staticmethod
+    def vector_orders(vector: np.ndarray) -> int:
+        """How many orders a vector counts."""
+        return (len(vector) - _VECTOR_HEAD - 2) // 3
+
+    @staticmethod
+    def vector_sums(vector: np.ndarray) -> Sums:
+        """The sums that a vector holds (see ``vector``)."""
+        values = [int(value) for value in vector[_VECTOR_HEAD:]]
+        orders = (len(values) - 2) // 3
+        return Sums(values[0], values[1], values[2 : 2 + orders], values[2 + orders : 2 + 2 * orders],
+                    values[2 + 2 * orders :])
+
+    @staticmethod
+    def vector_references(vector: np.ndarray):
+        """How many references every segment has, or "var" when they differ (Cauchy-Schwarz: n times
+        the sum of squares equals the squared sum exactly when all counts are equal)."""
+        segments, references, squares = (int(value) for value in vector[:_VECTOR_HEAD])
+        return references // segments if segments * squares == references * references else "var"
 
     def as_dict(self) -> dict:
         """The rows as columns of lists, as ``datasets`` stores them."""
