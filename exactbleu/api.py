@@ -231,7 +231,7 @@ def statistics_from_columns(columns, settings: Settings) -> Statistics:
         raise ValueError(f"statistics hold {matches.shape[-1] if matches.ndim == 2 else 'no'} orders of matches "
                          f"and totals, but max_order is {settings.statistics.max_order} (these options count "
                          f"{counted_orders(settings)} orders); use the same options for both")
-    return Statistics(np.column_stack([lengths[0], lengths[1], matches, totals]), matches.shape[1], counts)
+    return Statistics.from_columns(lengths[0], lengths[1], matches, totals, counts)
 
 
 def checked_vector(vector, settings: Settings) -> np.ndarray:

@@ -140,6 +140,13 @@ class Statistics:
             references = list(itertools.chain.from_iterable(part.references for part in parts))
         return cls(np.concatenate([part.array for part in parts]), orders.pop(), references)
 
+    @classmethod
+    def from_columns(cls, prediction_length: np.ndarray, reference_length: np.ndarray, matches: np.ndarray,
+                     totals: np.ndarray, references: Optional[Sequence[int]] = None) -> "Statistics":
+        """Statistics from named columns (``matches`` and ``totals`` of shape (segments, orders))."""
+        rows = np.column_stack([prediction_length, reference_length, matches, totals]).astype(np.int64, copy=False)
+        return cls(rows, matches.shape[1], references)
+
     @property
     def array(self) -> np.ndarray:
         """The rows as an int64 array of shape (segments, 2 + 2 * orders)."""
