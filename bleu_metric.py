@@ -1,286 +1,38 @@
 """BLEU for Hugging Face ``evaluate``: HF's numbers by default, without HF's crashes.
 
-This file is the evaluate metric: its card, its features, and a ``Bleu`` class that checks the
-inputs and delegates to the ``exactbleu`` package beside it (``exactbleu/``), where BLEU lives:
-tokenizers, statistics, counting, scoring. ``python bleu_metric.py REF -i HYP`` is its command line.
+``evaluate.load("bleu_metric.py")`` loads this file, which hands evaluate the ``Bleu`` class of
+the ``exactbleu`` package beside it (``exactbleu/evaluate_metric.py``: the card, the features and
+the class), where BLEU lives. ``python bleu_metric.py REF -i HYP`` is its command line.
 """
 
 import importlib
-import inspect
 import os
 import sys
-import warnings
 
-import datasets
-import evaluate
 
-def _import_exactbleu():
-    """The exactbleu package: installed, on the path (the repository's folder), or beside this
-    file when it runs as a script. (Imported in a function, not at the top: evaluate checks
-    top-level imports and would tell the user to install it from PyPI.)"""
+def _import_exactbleu(module):
+    """A module of the exactbleu package: installed, on the path (the repository's folder), or
+    beside this file when it runs as a script. (Imported in a function, not at the top: evaluate
+    checks top-level imports and would tell the user to install it from PyPI.)"""
     try:
-        return importlib.import_module("exactbleu")
-    except ImportError:
+        return importlib.import_module(module)
+    except ImportError as error:
+        missing = (error.name or "").split(".")[0] == "exactbleu"
         here = os.path.dirname(os.path.abspath(__file__))
-        if os.path.isdir(os.path.join(here, "exactbleu")) and here not in sys.path:
+        if missing and os.path.isdir(os.path.join(here, "exactbleu")) and here not in sys.path:
             sys.path.insert(0, here)
-            return _import_exactbleu()
+            return _import_exactbleu(module)
+        if not missing:
+            raise
         raise ImportError(
             "bleu_metric.py needs the exactbleu package that comes with it: from a clone of its repository, run "
             "`pip install -e .` there, or load the metric with the repository's folder as the working directory"
         ) from None
 
 
-exactbleu = _import_exactbleu()
-api = exactbleu.api
-check_inputs, mixed_shapes_message, reference_lists = (exactbleu.inputs.check_inputs,
-                                                       exactbleu.inputs.mixed_shapes_message,
-                                                       exactbleu.inputs.reference_lists)
-OPTIONS, resolve_settings = exactbleu.options.OPTIONS, exactbleu.options.resolve_settings
-__version__ = exactbleu.__version__
-
-_CITATION = """\
-@inproceedings{papineni-etal-2002-bleu,
-    title = "{B}leu: a Method for Automatic Evaluation of Machine Translation",
-    author = "Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
-    booktitle = "Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
-    year = "2002",
-    pages = "311--318",
-    url = "https://aclanthology.org/P02-1040",
-}
-@inproceedings{lin-och-2004-orange,
-    title = "{ORANGE}: a Method for Evaluating Automatic Evaluation Metrics for Machine Translation",
-    author = "Lin, Chin-Yew and Och, Franz Josef",
-    booktitle = "COLING 2004",
-    year = "2004",
-    pages = "501--507",
-    url = "https://aclanthology.org/C04-1072",
-}
-"""
-
-_DESCRIPTION = """\
-BLEU (Bilingual Evaluation Understudy) scores machine-translated text against one or more
-reference translations: the geometric mean of clipped n-gram precisions, times a brevity
-penalty for output shorter than the references. By default this module returns exactly what
-Hugging Face's `bleu` metric returns, handles empty segments, and loads offline.
-"""
-
-_KWARGS_DESCRIPTION = """
-Computes corpus BLEU of predictions against one or more references per prediction.
-
-Args:
-    predictions (list of str): the translations to score, one string per segment.
-    references (list of list of str, or list of str): the references of each prediction.
-        The number of references may differ from one prediction to the next.
-    tokenizer (str or callable): "13a" (default: mteval-v13a, as in HF's bleu), sacrebleu's
-        "intl", "zh", "char", "none", "ko-mecab" or "ja-mecab" (Korean, Japanese), "flores101"
-        or "flores200" (SentencePiece, spBLEU), "moses" (sacremoses), or any function
-        str -> list[str].
-    spm_model (str): the model file of "flores101"/"flores200"; by default sacrebleu's, read
-        from $SACREBLEU/models or ~/.sacrebleu/models (never downloaded).
-    lang (str): the language of the "moses" tokenizer, "en" by default.
-    lowercase (bool): lowercase before tokenizing, as sacrebleu does.
-    rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
-    max_order (int): the largest n-gram order, 4 by default, at most 20.
-    ref_length (str): "shortest" (default, HF) or "closest" (Papineni et al., sacrebleu, NLTK).
-    weights (list of float, or a list of such lists): n-gram weights as in NLTK; their number
-        sets the order. Several weight sets make bleu and sentence_bleu lists, one entry each.
-    smooth (bool): add one to matches and totals at every order (Lin & Och, 2004).
-    smooth_method (str): None (HF's arithmetic), sacrebleu's "none", "floor", "add-k", "exp", or
-        NLTK's SmoothingFunction "method0" (no smoothing) ... "method7".
-    smooth_value (float): the value of "floor" (0.1), "add-k" (1) or "method1" (epsilon, 0.1).
-    effective_order (bool): average only the orders that have n-grams, as sacrebleu does.
-    sentence_level (bool): add "sentence_bleu", one score per prediction.
-    signature (bool): add "signature", naming every setting that can change the score.
-    n_bootstrap (int), bootstrap_seed (int): add "bleu_ci", sacrebleu's 95% bootstrap interval.
-
-Every option may also be given to evaluate.load, where it is checked and becomes this metric's
-default; arguments to compute override it.
-
-Presets: evaluate.load(path, "sacrebleu") and evaluate.load(path, "nltk") reproduce those
-libraries; explicit arguments override a preset's.
-
-Returns:
-    bleu (float): the score, between 0 and 1.
-    precisions (list of float): the n-gram precision of each order, 1..max_order.
-    brevity_penalty (float): the brevity penalty.
-    length_ratio (float): translation_length / reference_length.
-    translation_length (int): the number of prediction tokens.
-    reference_length (int): the summed reference lengths: each segment's shortest reference, or
-        its closest with ref_length="closest".
-    sentence_bleu, bleu_ci, signature: only when asked for.
-
-Examples:
-    >>> import evaluate
-    >>> bleu = evaluate.load("bleu_metric.py")
-    >>> predictions = ["hello there general kenobi", "foo bar foobar"]
-    >>> references = [["hello there general kenobi", "hello there!"], ["foo bar foobar"]]
-    >>> bleu.compute(predictions=predictions, references=references)["bleu"]
-    1.0
-"""
-
-_FEATURES = [
-    datasets.Features(
-        {
-            "predictions": datasets.Value("string", id="sequence"),
-            "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-        }
-    ),
-    datasets.Features(
-        {
-            "predictions": datasets.Value("string", id="sequence"),
-            "references": datasets.Value("string", id="sequence"),
-        }
-    ),
-]
-
-
-# The keyword arguments evaluate.load passes to a module's __init__, and EvaluationModule's own.
-_EVALUATE_INIT_ARGUMENTS = {name for name in inspect.signature(evaluate.EvaluationModule.__init__).parameters
-                            if name not in ("self", "kwargs")}
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Bleu(evaluate.Metric):
-    def __init__(self, *args, threads=None, max_tokens=None, processes=None, **kwargs):
-        """Load-time options. Every scoring option of ``compute`` may be given to ``evaluate.load``
-        (``evaluate.load(path, max_order=2, tokenizer="char")``): it is checked here and becomes
-        this metric's default, which ``compute`` arguments override. So ``evaluate.combine`` and
-        ``evaluate.evaluator``, which call ``compute`` without options, use it.
-
-        Two more change no score: ``threads``, how many threads may count one big corpus (by
-        default two where two cores are free; ``processes`` is its old name); ``max_tokens``, the
-        most tokens one call may count, predictions and references together (a server's guard; by
-        default no limit)."""
-        # evaluate's own __init__ swallows any keyword it does not know: a typo would be ignored.
-        unknown = sorted(set(kwargs) - set(OPTIONS) - _EVALUATE_INIT_ARGUMENTS)
-        if unknown:
-            raise ValueError(f"unknown option(s) {unknown} given to evaluate.load; the scoring options are {OPTIONS}, "
-                             f"and the load-time ones threads and max_tokens")
-        self._options = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
-        if processes is not None:
-            warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
-                          FutureWarning, stacklevel=2)
-            threads = processes if threads is None else threads
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-            raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
-            raise ValueError(f"max_tokens must be a positive int or None, got {max_tokens!r}")
-        self._threads, self._max_tokens = threads, max_tokens
-        super().__init__(*args, **kwargs)
-
-    def _info(self):
-        # An unknown config name or a bad load-time option fails at load time, with compute's message.
-        self._default_settings = resolve_settings(self.config_name, self._options)
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
-            codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/bleu.py"],
-            reference_urls=["https://aclanthology.org/P02-1040", "https://en.wikipedia.org/wiki/BLEU"],
-        )
-
-    # evaluate appends the inputs description to the docstrings of compute, add_batch and add
-    # at every load, so each override needs a docstring of its own.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and their references, checked first."""
-        if predictions is not None or references is not None:
-            predictions, references, single_strings = check_inputs(predictions, references)
-            self._check_same_shape(single_strings)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its references, checked first."""
-        if prediction is not None or reference is not None:
-            self._check_same_shape(check_inputs([prediction], [reference])[2])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
-
-    def _check_same_shape(self, single_strings):
-        """References added now must take the shape of those added before this computation."""
-        if self.selected_feature_format is not None:
-            stored_as_string = isinstance(self.selected_feature_format["references"], datasets.Value)
-            if stored_as_string != single_strings:
-                raise ValueError(mixed_shapes_message(stored_as_string, 0).replace("references[0]", "this batch"))
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Score the predictions and references given here and any added before."""
-        # Options are checked before evaluate consumes the added data: when `_compute` raises,
-        # evaluate has already deleted it.
-        settings = self._settings(**kwargs)
-        if predictions is None and references is None and self.writer is None:
-            raise ValueError("no predictions to score: pass predictions and references, or add() them first")
-        if self.num_process == 1 and self.writer is None and predictions is not None:
-            # Nothing is stored and nothing to gather: score directly, without evaluate's round
-            # trip through an Arrow file, which would cost more than the scoring itself.
-            predictions, references, _ = check_inputs(predictions, references)
-            return self._compute(predictions, references, settings)
-        return super().compute(predictions=predictions, references=references, settings=settings)
-
-    def _compute(self, predictions, references, settings):
-        return api.result_of(predictions, reference_lists(references), settings, self._counting())
-
-    def statistics(self, predictions, references, **options):
-        """The per-segment sufficient statistics, as columns, for scoring later or elsewhere.
-
-        Statistics add up: the rows of any split of a corpus (batches, ``datasets.map`` workers,
-        machines) give, through ``score_statistics``, exactly the result of ``compute`` on the
-        whole. Options that change the statistics (tokenizer, lang, lowercase, rstrip, max_order
-        or weights, ref_length) must be the same here as there.
-
-        Returns:
-            dict of columns, one entry per segment: ``prediction_length``, ``reference_length``,
-            ``matches`` and ``totals`` (lists of max_order ints) and ``references`` (how many).
-        """
-        settings = self._settings(**options)
-        predictions, references, _ = check_inputs(predictions, references)
-        return api.count_statistics(predictions, reference_lists(references), settings, self._counting()).as_dict()
-
-    def explain(self, predictions, references, **options):
-        """Why this score? Each segment's n-gram evidence (see ``exactbleu.explain``)."""
-        return api.explain_with(predictions, references, self._settings(**options), self._counting())
-
-    def paired_test(self, systems, references, baseline=None, test="bootstrap", n_samples=None, seed=12345,
-                    **options):
-        """Is a system really better than the baseline? sacrebleu's paired tests, on statistics
-        (see ``exactbleu.paired_test``)."""
-        return api.paired_test_with(systems, references, baseline, test, n_samples, seed, self._settings(**options),
-                                    self._counting())
-
-    def score_statistics(self, statistics, **options):
-        """The result dict from columns of ``statistics`` (a dict, or a ``datasets.Dataset``)."""
-        settings = self._settings(**options)
-        return api.result_of_statistics(api.statistics_from_columns(statistics, settings), settings)
-
-    def _settings(self, **options):
-        """The settings of a call: its options over those given at load time, over the preset's."""
-        if not options:
-            return self._default_settings
-        return resolve_settings(self.config_name, self._options, **options)
-
-    def _counting(self):
-        return api.Counting(self._reference_cache(), self._threads, self._max_tokens)
-
-    def _reference_cache(self):
-        """This process's reference cache. A process forked from this one (a worker pool) starts
-        an empty one: the copy it inherits may hold a lock that a thread of this one had taken."""
-        cache = self.__dict__.get("_cache")
-        if cache is None or cache.pid != os.getpid():
-            cache = self.__dict__["_cache"] = api.ReferenceCache()
-        return cache
-
-    def __getstate__(self):
-        # Pickled (say, by datasets.map) without its reference cache and the file locks evaluate
-        # keeps after a compute(): those belong to this process, and cannot pickle.
-        state = self.__dict__.copy()
-        state.pop("_cache", None)
-        for lock in ("filelock", "rendez_vous_lock"):
-            if lock in state:
-                state[lock] = None
-        if "filelocks" in state:
-            state["filelocks"] = []
-        return state
-
+# The one class evaluate looks for. It is defined in the package so that it pickles by reference.
+Bleu = _import_exactbleu("exactbleu.evaluate_metric").Bleu
+__version__ = _import_exactbleu("exactbleu").__version__
 
 if __name__ == "__main__":
-    sys.exit(importlib.import_module("exactbleu.cli").main(prog="bleu_metric.py"))
+    sys.exit(_import_exactbleu("exactbleu.cli").main(prog="bleu_metric.py"))
