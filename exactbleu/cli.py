@@ -1,6 +1,10 @@
-"""The command line, in the spirit of sacrebleu's: ``exactbleu REF [REF ...] -i HYP [HYP ...]``.
+"""The command line, a drop-in for sacrebleu's BLEU: ``exactbleu REF [REF ...] -i HYP [HYP ...]``.
 
-Its flags for options come from ``options.DECLARED``; it never imports evaluate, so it starts at once.
+sacrebleu's flags give sacrebleu's numbers in sacrebleu's output formats (JSON by default, ``-f
+text``, ``-b``, ``-w``, ``-sl``, ``-ci``, ``--paired-bs``, ``--paired-ar``); ``--preset hf`` gives
+Hugging Face's numbers and ``--preset nltk`` NLTK's, in the same formats. The other options'
+flags come from ``options.DECLARED``. It never imports evaluate, datasets or transformers, so it
+starts at once.
 """
 
 import argparse
@@ -8,151 +12,331 @@ import json
 import sys
 from typing import List, Optional
 
-from .api import result_of_statistics
 from .counting import _CHUNK_SEGMENTS, ReferenceCache, count
 from .options import DECLARED, PRESETS, STAGE_OF, _check_int, counted_orders, resolve_settings, signature
+from .scoring import SMOOTH_DEFAULTS, sacrebleu_percent, score
 from .significance import PAIRED_TESTS, paired_test_statistics
+from .version import __version__
+
+# "hf" and "default" are the same preset: Hugging Face's bleu.
+PRESET_NAMES = {"hf": "default", **{name: name for name in PRESETS}}
+# sacrebleu's default tokenizer for a target language (its -l); 13a for the others.
+TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
 
 class CommandLineError(Exception):
     """A problem with the command line's files or options, told in one line."""
 
 
-def _read_segments(path, what):
-    """One segment per line of a UTF-8 file (or of standard input, for "-")."""
+def _parser(prog):
+    parser = argparse.ArgumentParser(
+        prog=prog or "exactbleu",
+        description="Corpus BLEU of hypotheses against one or more reference files, one segment per line, as "
+        "sacrebleu's command line computes and prints it. --preset hf gives Hugging Face's numbers, --preset nltk "
+        "NLTK's.")
+    parser.add_argument("references", nargs="*", metavar="REF", help="reference files, one per reference set")
+    parser.add_argument("-i", "--input", nargs="*", metavar="HYP",
+                        help="hypotheses, one file per system (default: standard input, one system per tab-separated "
+                        "field); with a paired test the first is the baseline")
+    parser.add_argument("-nr", "--num-refs", type=int, default=1, metavar="N",
+                        help="each line of the single reference file holds N tab-separated references")
+    parser.add_argument("-e", "--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
+    parser.add_argument("-l", "--language-pair", metavar="SRC-TRG",
+                        help="sets the tokenizer by the target language, as sacrebleu: zh, ja-mecab, ko-mecab, else 13a")
+    parser.add_argument("-m", "--metrics", nargs="+", choices=["bleu"], default=["bleu"],
+                        help="the metric: BLEU is the only one")
+    parser.add_argument("--preset", choices=sorted(PRESET_NAMES), default="sacrebleu",
+                        help="whose numbers: sacrebleu's (default), Hugging Face's (hf, or default) or NLTK's")
+    parser.add_argument("-sl", "--sentence-level", action="store_true",
+                        help="a score per line; with the sacrebleu preset, with effective order, as sacrebleu")
+    for option in DECLARED:  # every option with a flag, as declared
+        if option.flags:
+            parser.add_argument(*option.flags, dest=option.name, help=_help(option), **option.cli)
+    parser.add_argument("--force", action="store_true",
+                        help="accepted for sacrebleu's scripts: this command line never warns about tokenized input")
+    parser.add_argument("-ci", "--confidence", action="store_true", help="the 95%% bootstrap interval, as sacrebleu")
+    parser.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N",
+                        help="its resamples (default: 1000)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("-pbs", "--paired-bs", dest="paired", action="store_const", const="bootstrap",
+                        help="paired bootstrap resampling of each system against the first, as sacrebleu")
+    paired.add_argument("-par", "--paired-ar", dest="paired", action="store_const", const="randomization",
+                        help="paired approximate randomization of each system against the first, as sacrebleu")
+    parser.add_argument("-pbsn", "--paired-bs-n", type=int, default=PAIRED_TESTS["bootstrap"], metavar="N",
+                        help=f"bootstrap resamples (default: {PAIRED_TESTS['bootstrap']})")
+    parser.add_argument("-parn", "--paired-ar-n", type=int, default=PAIRED_TESTS["randomization"], metavar="N",
+                        help=f"randomization trials (default: {PAIRED_TESTS['randomization']})")
+    parser.add_argument("--paired-n", type=int, metavar="N", help="resamples or trials of either test")
+    parser.add_argument("-j", "--paired-jobs", type=int, default=1, metavar="N",
+                        help="accepted for sacrebleu's scripts: the tests run on statistics, in this process")
+    parser.add_argument("-f", "--format", choices=["json", "text"], default="json",
+                        help="json (default, as sacrebleu) or text")
+    parser.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
+    parser.add_argument("-w", "--width", type=int, default=1, help="decimals of the scores (default: 1)")
+    parser.add_argument("-sh", "--short", action="store_true", help="a short signature")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for sacrebleu's scripts: no colours")
+    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
+    """``exactbleu REF [REF ...] -i HYP``: sacrebleu's BLEU command line; returns the exit status."""
+    parser = _parser(prog)
+    arguments = parser.parse_args(argv)
+    try:
+        settings = _settings(arguments)
+        names, systems = _read_systems(arguments)
+        references = _read_references(arguments, len(systems[0]))
+        for name, lines in zip(names, systems):
+            if len(lines) != len(references):
+                raise CommandLineError(f"{name} has {len(lines)} lines but the references have {len(references)}: "
+                                       "files must align line by line")
+        if not systems[0]:
+            raise CommandLineError("the hypotheses are empty: nothing to score")
+        nrefs = len(references[0])
+        if arguments.sentence_level:
+            if len(systems) > 1 or arguments.paired or arguments.confidence:
+                raise CommandLineError("-sl scores one system, without -ci or paired tests")
+            for line in _sentence_lines(systems[0], references, settings, arguments, nrefs):
+                print(line)
+            return 0
+        if arguments.paired and len(systems) < 2:
+            raise CommandLineError("a paired test needs a baseline and at least one system: -i BASE SYSTEM [SYSTEM ...]")
+        if arguments.confidence and len(systems) > 1:
+            raise CommandLineError("-ci is for one system; for several, use a paired test (--paired-bs)")
+        if len(systems) == 1:
+            statistics = _counted_with_progress(systems[0], references, settings, arguments.quiet)
+            print(_single_result(statistics, settings, arguments, nrefs))
+            return 0
+        cache = ReferenceCache()  # the references are counted once for every system
+        counted = {name: _count(lines, references, settings, cache) for name, lines in zip(names, systems)}
+        _print_systems(counted, arguments, settings, nrefs)
+    except (CommandLineError, ValueError, TypeError) as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _settings(arguments):
+    """The settings the flags ask for, checked; the flags of sacrebleu's that set options."""
+    options = {name: value for name, value in vars(arguments).items() if name in STAGE_OF and value is not None}
+    preset = PRESET_NAMES[arguments.preset]
+    if arguments.language_pair and "tokenizer" not in options:
+        target = arguments.language_pair.split("-")[-1]
+        options["tokenizer"] = TOKENIZER_OF_LANGUAGE.get(target, "13a")
+    if arguments.sentence_level and preset == "sacrebleu" and "effective_order" not in options:
+        options["effective_order"] = True  # sacrebleu's -sl turns it on
+    if arguments.confidence:
+        _check_int("--confidence-n", arguments.confidence_n, 1)
+        options["n_bootstrap"] = arguments.confidence_n
+    _check_int("--width", arguments.width, 0)
+    _check_int("--num-refs", arguments.num_refs, 1)
+    if arguments.paired:
+        n_samples = arguments.paired_n
+        if n_samples is None:
+            n_samples = arguments.paired_bs_n if arguments.paired == "bootstrap" else arguments.paired_ar_n
+        _check_int("--paired-n", n_samples, 1)
+        arguments.paired_n = n_samples
+    return resolve_settings(preset, **options)
+
+
+def _read_lines(path, what, encoding):
+    """One segment per line of a file (or of standard input, for "-"), right-stripped as sacrebleu
+    reads them."""
     try:
         if path == "-":
             data = sys.stdin.buffer.read()
         else:
             with open(path, "rb") as file:
                 data = file.read()
-        text = data.decode("utf-8")
+        text = data.decode(encoding)
     except FileNotFoundError:
         raise CommandLineError(f"{what} {path}: no such file") from None
     except IsADirectoryError:
         raise CommandLineError(f"{what} {path}: is a directory") from None
     except PermissionError:
         raise CommandLineError(f"{what} {path}: permission denied") from None
+    except LookupError:
+        raise CommandLineError(f"--encoding {encoding!r}: no such encoding") from None
     except UnicodeDecodeError as error:
-        raise CommandLineError(f"{what} {path}: not UTF-8 text (byte {error.start}: {error.reason})") from None
-    segments = text.split("\n")
-    if segments[-1] == "":
-        segments.pop()
-    return segments
+        raise CommandLineError(f"{what} {path}: not {encoding} text (byte {error.start}: {error.reason})") from None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
 
 
-def _score_line(result):
-    precisions = "/".join(f"{100 * p:.1f}" for p in result["precisions"])
-    return (f"BLEU = {100 * result['bleu']:.2f} {precisions} (BP = {result['brevity_penalty']:.3f} "
-            f"ratio = {result['length_ratio']:.3f} hyp_len = {result['translation_length']} "
-            f"ref_len = {result['reference_length']})")
+def _read_systems(arguments):
+    """The systems' names and lines: files, or tab-separated fields of standard input."""
+    if arguments.input:
+        if len(set(arguments.input)) != len(arguments.input):
+            raise CommandLineError("a hypothesis file is given twice: each system needs its own file")
+        return list(arguments.input), [_read_lines(path, "hypotheses", arguments.encoding) for path in arguments.input]
+    rows = [line.split("\t") for line in _read_lines("-", "hypotheses", arguments.encoding)]
+    width = len(rows[0]) if rows else 1
+    if any(len(row) != width for row in rows):
+        raise CommandLineError("standard input: the number of tab-separated systems differs from line to line")
+    names = ["System 1"] if width == 1 else [f"System {number + 1}" for number in range(width)]
+    if arguments.paired:
+        names[0] = "Baseline"
+    return names, [[row[column].rstrip() for row in rows] for column in range(width)]
 
 
-def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
-    """``exactbleu REF [REF ...] -i HYP``, in the spirit of sacrebleu's command line; returns the
-    exit status."""
-    parser = argparse.ArgumentParser(
-        prog=prog or "exactbleu",
-        description="Corpus BLEU of hypotheses against one or more reference files, one segment per line. "
-        "By default the numbers are Hugging Face's bleu; --preset sacrebleu or nltk gives theirs.",
-    )
-    parser.add_argument("references", nargs="+", metavar="REF", help="reference files, one per reference set")
-    parser.add_argument("-i", "--input", nargs="+", default=["-"], metavar="HYP",
-                        help="hypotheses, one file per system; the first is the baseline (default: standard input)")
-    paired = parser.add_mutually_exclusive_group()
-    paired.add_argument("--paired-bs", dest="paired", action="store_const", const="bootstrap",
-                        help="paired bootstrap resampling of each system against the first, as sacrebleu's")
-    paired.add_argument("--paired-ar", dest="paired", action="store_const", const="randomization",
-                        help="paired approximate randomization, as sacrebleu's")
-    parser.add_argument("--paired-n", type=int, metavar="N",
-                        help=f"resamples or trials (default: {PAIRED_TESTS['bootstrap']} and {PAIRED_TESTS['randomization']})")
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="default", help="whose conventions")
-    for option in DECLARED:  # every option with a flag, as declared
-        if option.flags:
-            parser.add_argument(*option.flags, dest=option.name, help=_help(option), **option.cli)
-    parser.add_argument("--sentence-level", action="store_true", help="one score per line")
-    parser.add_argument("-f", "--format", choices=["text", "json"], default="text")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    arguments = parser.parse_args(argv)
-    # Every argument named for an option is that option; the rest choose files and output.
-    options = {name: value for name, value in vars(arguments).items() if name in STAGE_OF and value is not None}
-    try:
-        settings = resolve_settings(arguments.preset, signature=True, **options)
-        systems = {path: _read_segments(path, "hypotheses") for path in arguments.input}
-        hypotheses = next(iter(systems.values()))
-        reference_sets = [_read_segments(path, "references") for path in arguments.references]
-        for path, segments in [*zip(arguments.references, reference_sets), *systems.items()]:
-            if len(segments) != len(hypotheses):
-                raise CommandLineError(f"{path} has {len(segments)} lines but {arguments.input[0]} has "
-                                       f"{len(hypotheses)}: files must align line by line")
-        if not hypotheses:
-            raise CommandLineError("the hypotheses are empty: nothing to score")
-        if arguments.paired and len(systems) < 2:
-            raise CommandLineError("a paired test needs a baseline and at least one system: -i BASE SYSTEM [SYSTEM ...]")
-        if arguments.paired_n is not None:
-            _check_int("--paired-n", arguments.paired_n, 1)
-        references = [list(segment) for segment in zip(*reference_sets)]
-        if len(systems) > 1 or arguments.paired:
-            cache = ReferenceCache()  # the references are counted once for every system
-            counted = {path: _count(lines, references, settings, cache) for path, lines in systems.items()}
-            return _print_systems(counted, arguments, settings, len(reference_sets))
-        result = result_of_statistics(_counted_with_progress(hypotheses, references, settings, arguments.quiet),
-                                      settings)
-    except (CommandLineError, ValueError, TypeError) as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return 1
-    if arguments.format == "json":
-        print(json.dumps(result, indent=1, ensure_ascii=False))
-    elif arguments.sentence_level:
-        for score in result["sentence_bleu"]:
-            print(f"{100 * score:.2f}")
-    else:
-        print(_score_line(result))
-        if "bleu_ci" in result:
-            low, high = result["bleu_ci"]
-            print(f"95% bootstrap interval: {100 * low:.2f} .. {100 * high:.2f}")
-        print(result["signature"])
-    return 0
+def _read_references(arguments, hypotheses):
+    """Each segment's references: one file per reference set, or tab-separated in one (-nr)."""
+    if not arguments.references:
+        raise CommandLineError("give the reference files before -i (test sets, sacrebleu's -t, are not downloaded)")
+    sets = [_read_lines(path, "references", arguments.encoding) for path in arguments.references]
+    if arguments.num_refs == 1:
+        for path, lines in zip(arguments.references, sets):
+            if len(lines) != hypotheses:
+                raise CommandLineError(f"{path} has {len(lines)} lines but the hypotheses have {hypotheses}: "
+                                       "files must align line by line")
+        return [list(segment) for segment in zip(*sets)]
+    if len(sets) > 1:
+        raise CommandLineError("--num-refs reads tab-separated references from one file: give just one")
+    references = []
+    for number, line in enumerate(sets[0], 1):
+        fields = line.split("\t", arguments.num_refs - 1)
+        if len(fields) != arguments.num_refs:
+            raise CommandLineError(f"{arguments.references[0]} line {number}: {len(fields)} references, "
+                                   f"not --num-refs {arguments.num_refs}")
+        references.append(fields)
+    return references
+
+
+def _on_percent_scale(sums, settings):
+    """(score, precisions) in percent: sacrebleu's own arithmetic where it applies, so that the
+    printed digits are its digits; else 100 times the preset's."""
+    if settings.scoring.smooth_method in SMOOTH_DEFAULTS and settings.scoring.weights is None:
+        percent, precisions, _, _ = sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
+                                                      [int(m) for m in sums.matches],
+                                                      [int(t) for t in sums.totals], settings)
+        return percent, precisions
+    result = score(sums, settings)
+    if isinstance(result["bleu"], list):
+        raise CommandLineError("--weights: the command line takes one weight set")
+    return 100 * result["bleu"], [100 * p for p in result["precisions"]]
+
+
+def _verbose(sums, settings, precisions):
+    """sacrebleu's verbose score: precisions, brevity penalty, ratio and lengths."""
+    result = score(sums, settings)
+    return (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {result['brevity_penalty']:.3f} "
+            f"ratio = {result['length_ratio']:.3f} hyp_len = {result['translation_length']:d} "
+            f"ref_len = {result['reference_length']:d})")
+
+
+def _formatted(sums, settings, arguments, sign, confidence=None, as_json=False):
+    """One score as sacrebleu's ``Score.format`` prints it: the score alone (-b), a line, or JSON."""
+    percent, precisions = _on_percent_scale(sums, settings)
+    width = arguments.width
+    shown = f"{percent:.{width}f}"
+    fields = {"name": "BLEU", "score": float(shown), "signature": sign}
+    if confidence is not None:
+        mean, half_width = f"{confidence[0]:.{width}f}", f"{confidence[1]:.{width}f}"
+        shown += f" (μ = {mean} ± {half_width})"
+        fields.update(confidence_mean=float(mean), confidence_var=float(half_width),
+                      confidence=f"μ = {mean} ± {half_width}")
+    if arguments.score_only:
+        return shown
+    verbose = _verbose(sums, settings, precisions)
+    if as_json:
+        fields["verbose_score"] = verbose
+        fields.update(field.split(":", 1) for field in sign.split("|"))
+        return json.dumps(fields, indent=1, ensure_ascii=False)
+    return f"BLEU|{sign} = {shown} {verbose}" if sign else f"BLEU = {shown} {verbose}"
+
+
+def _single_result(statistics, settings, arguments, nrefs):
+    """One system's corpus score; with -ci, sacrebleu's bootstrap mean and half-width."""
+    as_json = arguments.format == "json"
+    sign = signature(settings, nrefs, short=arguments.short and not as_json)
+    confidence = None
+    if settings.output.n_bootstrap:
+        estimate = paired_test_statistics({"system": statistics}, "system", settings, "bootstrap",
+                                          settings.output.n_bootstrap, settings.output.bootstrap_seed,
+                                          percent=True, exact_mean=True)["system"]
+        factor = 1 if settings.scoring.smooth_method in SMOOTH_DEFAULTS else 100
+        confidence = (factor * estimate["mean"], factor * estimate["ci"])
+    return _formatted(statistics.sums(), settings, arguments, sign, confidence, as_json)
+
+
+def _sentence_lines(hypotheses, references, settings, arguments, nrefs):
+    """-sl: each line's score, as sacrebleu prints them (never as JSON)."""
+    statistics = _count(hypotheses, references, settings)
+    sign = signature(settings, nrefs, short=arguments.short)
+    for sums in statistics.segments():
+        yield _formatted(sums, settings, arguments, sign)
 
 
 def _print_systems(counted, arguments, settings, nrefs):
-    """Several systems: a table, one row per system, as sacrebleu prints it; with a paired test,
-    each system's mean and 95% interval and its p-value against the first, the baseline."""
-    baseline = next(iter(counted))
+    """Several systems: sacrebleu's table (or its JSON list), with a paired test's means,
+    intervals and p-values against the first system, the baseline."""
+    names = list(counted)
+    width = arguments.width
+    percent_scale = settings.scoring.smooth_method in SMOOTH_DEFAULTS
+    factor = 1 if percent_scale else 100
+    test = None
     if arguments.paired:
-        results = paired_test_statistics(counted, baseline, settings, arguments.paired, arguments.paired_n,
-                                         settings.output.bootstrap_seed)
+        results = paired_test_statistics(counted, names[0], settings, arguments.paired, arguments.paired_n,
+                                         settings.output.bootstrap_seed, percent=True)
+        test = ("bs" if arguments.paired == "bootstrap" else "ar", arguments.paired_n)
+        if arguments.input:
+            names_shown = [f"Baseline: {names[0]}", *names[1:]]
+        else:
+            names_shown = names
     else:
-        results = {name: result_of_statistics(statistics, settings) for name, statistics in counted.items()}
+        results = {name: {"bleu": _on_percent_scale(statistics.sums(), settings)[0] / factor}
+                   for name, statistics in counted.items()}
+        names_shown = names
     if arguments.format == "json":
-        print(json.dumps(results, indent=1, ensure_ascii=False))
-        return 0
+        rows = []
+        for name, shown in zip(names, names_shown):
+            result = results[name]
+            percent = _on_percent_scale(counted[name].sums(), settings)[0]
+            if arguments.paired:
+                value = {"score": percent, "p_value": result["p_value"],
+                         "mean": None if result["mean"] is None else factor * result["mean"],
+                         "ci": None if result["ci"] is None else factor * result["ci"]}
+            else:
+                value = f"{percent:.{width}f}"
+            rows.append({"system": shown, "BLEU": value})
+        print(json.dumps(rows, indent=4))
+        return
     header = "BLEU (μ ± 95% CI)" if arguments.paired == "bootstrap" else "BLEU"
     table = []
-    for name, result in results.items():
-        cell = f"{100 * result['bleu']:.1f}"
+    for name, shown in zip(names, names_shown):
+        result = results[name]
+        cell = f"{_on_percent_scale(counted[name].sums(), settings)[0]:.{width}f}"
         if result.get("mean") is not None:
-            cell += f" ({100 * result['mean']:.1f} ± {100 * result['ci']:.1f})"
+            cell += f" ({factor * result['mean']:.{width}f} ± {factor * result['ci']:.{width}f})"
         if result.get("p_value") is not None:
             cell += f"\n(p = {result['p_value']:.4f}){'*' if result['p_value'] < 0.05 else ''}"
-        table.append((f"Baseline: {name}" if arguments.paired and name == baseline else name, cell))
+        table.append((shown, cell))
     print(_grid(("System", header), table))
     if arguments.paired:
-        n_samples = arguments.paired_n or PAIRED_TESTS[arguments.paired]
-        kind = {"bootstrap": "Paired bootstrap resampling test with", "randomization": "Paired approximate "
-                "randomization test with"}[arguments.paired]
-        print(f"\n{kind} {n_samples} trials, seed {settings.output.bootstrap_seed}: each system against the baseline.\n"
-              "The p-value is roughly the chance of a score difference this large or larger if the system and the\n"
-              "baseline came from the same process; * marks p < 0.05, a difference unlikely to be chance. It says\n"
-              "the systems differ, not which one is better.")
-    print(signature(settings, nrefs))
-    return 0
+        kind = ("Paired bootstrap resampling test with" if arguments.paired == "bootstrap"
+                else "Paired approximate randomization test with")
+        title = f"{kind} {arguments.paired_n} trials, seed {settings.output.bootstrap_seed}"
+        print(f"\n{'-' * len(title)}\n{title}\n{'-' * len(title)}\n"
+              f" - Each system is compared with the baseline, {names[0]}.\n"
+              " - The p-value is roughly the chance of a score difference this large or larger if the system and\n"
+              "   the baseline came from the same process. * marks p < 0.05: a difference unlikely to be chance.\n"
+              " - It says that the systems differ, not which one is better.")
+    title = "Metric signatures"
+    print(f"\n{'-' * len(title)}\n{title}\n{'-' * len(title)}")
+    print(f" - BLEU       {signature(settings, nrefs, test, short=arguments.short)}")
 
 
 def _grid(header, rows):
     """A box-drawn table of two columns, the first right-aligned and the second centred, each cell
-    one or more lines."""
+    one or more lines, as tabulate's "fancy_grid" draws sacrebleu's: a column is as wide as its
+    widest cell or its header and two spaces, and one space more on each side."""
     lines = [[cell.split("\n") for cell in row] for row in [header, *rows]]
-    widths = [max(len(text) for row in lines for text in row[column]) + 2 for column in range(2)]
+    widths = [max(len(header[column]) + 2, *(len(text) for row in lines[1:] for text in row[column])) + 2
+              for column in range(2)]
 
     def rule(left, middle, right, fill):
         return left + middle.join(fill * width for width in widths) + right

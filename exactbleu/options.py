@@ -63,9 +63,9 @@ DECLARED = (
     Option("smooth", "scoring", False, "HF's add-one at every order (Lin & Och, 2004)", ("--smooth",), {"action": "store_const", "const": True}),
     Option("smooth_method", "scoring", None, '`None` (HF\'s arithmetic), sacrebleu\'s `"none"`, `"floor"`, `"add-k"`, `"exp"` (its arithmetic, `bleu` = score / 100), or NLTK\'s `SmoothingFunction` `"method0"` (no smoothing, the `"nltk"` preset\'s) … `"method7"` (its arithmetic; methods 5 and 7 smooth with the 5-gram precision at any order, so the statistics count through order 5 for them)',
            ("-s", "--smooth-method"), {"choices": SMOOTH_METHODS}, none_is_a_choice=True),
-    Option("smooth_value", "scoring", None, 'for `"floor"` (default 0.1), `"add-k"` (default 1) and `"method1"` (NLTK\'s epsilon, default 0.1)', ("--smooth-value",), {"type": float}),
+    Option("smooth_value", "scoring", None, 'for `"floor"` (default 0.1), `"add-k"` (default 1) and `"method1"` (NLTK\'s epsilon, default 0.1)', ("-sv", "--smooth-value"), {"type": float}),
     Option("effective_order", "scoring", False, "sacrebleu's: average only the orders that have n-grams",
-           ("-e", "--effective-order"), {"action": "store_const", "const": True}),
+           ("--effective-order",), {"action": "store_const", "const": True}),
     Option("sentence_level", "output", False, 'adds `sentence_bleu`: one score per prediction, same settings'),
     Option("signature", "output", False, 'adds `signature`, naming every setting that can change the score'),
     Option("n_bootstrap", "output", 0, 'adds `bleu_ci`: the 95% bootstrap interval, resampled as sacrebleu does',
@@ -324,33 +324,46 @@ _PRESET_SETTINGS = {}  # each preset's settings without options, resolved once
 _DEPENDS_ON_ENVIRONMENT = {*MECAB, *SPM_MODELS}  # installed packages and model files can change
 
 
-def signature(settings: Settings, nrefs) -> str:
-    """A sacrebleu-style string naming every setting that can change the score."""
-    tokenizer = signature_name(settings.tokenize)
-    if settings.scoring.smooth:
+# sacrebleu's short names of signature fields (``-sh``); the fields sacrebleu lacks keep theirs.
+_SHORT_NAMES = {"nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s", "version": "v"}
+
+
+def signature(settings: Settings, nrefs, test: Optional[Tuple[str, int]] = None, short: bool = False) -> str:
+    """sacrebleu's signature, naming every setting that can change the score: sacrebleu's fields
+    (``nrefs``, a test's ``bs`` or ``ar`` and its ``seed``, ``case``, ``eff``, ``tok``,
+    ``smooth``), then each way the settings depart from sacrebleu's conventions (``reflen:shortest``,
+    ``order`` other than 4 or ``weights``, ``rstrip:no``), then ``version``.
+
+    ``test`` is ``("bs", n)`` or ``("ar", n)`` for a paired test; without it, ``n_bootstrap``
+    gives ``bs``. ``short`` uses sacrebleu's short names (its ``--short``)."""
+    scoring = settings.scoring
+    if scoring.smooth:
         smooth = "add-one"
-    elif settings.scoring.smooth_method is None:
+    elif scoring.smooth_method is None:
         smooth = "none"
-    elif settings.scoring.smooth_value is None:
-        smooth = settings.scoring.smooth_method
     else:
-        smooth = f"{settings.scoring.smooth_method}[{settings.scoring.smooth_value:.2f}]"
-    fields = [
-        f"nrefs:{nrefs}",
-        f"case:{'lc' if settings.tokenize.lowercase else 'mixed'}",
-        f"eff:{'yes' if settings.scoring.effective_order else 'no'}",
-        f"tok:{tokenizer}",
-        f"smooth:{smooth}",
-        f"reflen:{settings.statistics.ref_length}",
-        f"order:{settings.statistics.max_order}"
-        if settings.scoring.weights is None
-        else "weights:" + "/".join(",".join(f"{w:g}" for w in one) for one in weight_sets(settings)),
-    ]
-    if settings.tokenize.rstrip != rstripped_by_default(settings.tokenize.tokenizer):
-        fields.append(f"rstrip:{'yes' if settings.tokenize.rstrip else 'no'}")
-    if settings.output.n_bootstrap:
-        fields.append(f"bs:{settings.output.n_bootstrap}|rs:{settings.output.bootstrap_seed}")
-    return "|".join(fields + [f"version:{__version__}"])
+        default = {**SMOOTH_DEFAULTS, **NLTK_SMOOTHING}[scoring.smooth_method]
+        value = default if scoring.smooth_value is None else scoring.smooth_value
+        smooth = scoring.smooth_method if value is None else f"{scoring.smooth_method}[{value:.2f}]"
+    if test is None and settings.output.n_bootstrap:
+        test = ("bs", settings.output.n_bootstrap)
+    fields = [("nrefs", nrefs)]
+    if test is not None:
+        seed = settings.output.bootstrap_seed
+        fields += [test, ("seed", "none" if seed is None else seed)]
+    fields += [("case", "lc" if settings.tokenize.lowercase else "mixed"),
+               ("eff", "yes" if scoring.effective_order else "no"),
+               ("tok", signature_name(settings.tokenize)), ("smooth", smooth)]
+    if settings.statistics.ref_length == "shortest":
+        fields.append(("reflen", "shortest"))
+    if scoring.weights is not None:
+        fields.append(("weights", "/".join(",".join(f"{w:g}" for w in one) for one in weight_sets(settings))))
+    elif settings.statistics.max_order != 4:
+        fields.append(("order", settings.statistics.max_order))
+    if not settings.tokenize.rstrip:
+        fields.append(("rstrip", "no"))
+    fields.append(("version", f"exactbleu-{__version__}"))
+    return "|".join(f"{_SHORT_NAMES.get(name, name) if short else name}:{value}" for name, value in fields)
 
 
 def markdown_table() -> str:

@@ -4,6 +4,7 @@ sacrebleu's bootstrap confidence interval and its paired tests (its ``significan
 resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized twice.
 """
 
+from statistics import mean as correctly_rounded_mean
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -32,7 +33,8 @@ PAIRED_TESTS = {"bootstrap": 1000, "randomization": 10000}
 
 
 def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settings, test: str = "bootstrap",
-                           n_samples: Optional[int] = None, seed: Optional[int] = 12345) -> Dict[str, Dict[str, object]]:
+                           n_samples: Optional[int] = None, seed: Optional[int] = 12345,
+                           percent: bool = False, exact_mean: bool = False) -> Dict[str, Dict[str, object]]:
     """Paired bootstrap resampling or paired approximate randomization of each system against
     the baseline, exactly as sacrebleu's ``PairedTest`` computes them.
 
@@ -47,10 +49,13 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         difference from the baseline (None for the baseline); with the bootstrap, the mean of the
         resampled scores and the half-width of their 95% interval (None with randomization, as in
         sacrebleu). In sacrebleu's convention the test runs on its 0-100 scale, its resampled
-        sums in float32 as it has them, and mean and ci are divided by 100 like the score.
+        sums in float32 as it has them, and mean and ci are divided by 100 like the score;
+        ``percent=True`` keeps them, with the score, on that scale (sacrebleu's own numbers, for
+        the command line). The mean is numpy's, as in sacrebleu's paired test; ``exact_mean=True``
+        takes ``statistics.mean``, as sacrebleu's single-system interval (its ``-ci``) does.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
-    percent = settings.scoring.smooth_method in SMOOTH_DEFAULTS
+    on_percent_scale = settings.scoring.smooth_method in SMOOTH_DEFAULTS
     nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
     columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
     layout = systems[baseline]  # reads summed columns back as sums
@@ -59,14 +64,15 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
     def compared(summed):
         """The score the test compares, of summed columns (ints, or float32 in sacrebleu's bootstrap)."""
         sums = layout.sums_of(summed)
-        if percent:
+        if on_percent_scale:
             return sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length), sums.matches,
                                      sums.totals, settings)[0]
         return score(sums, settings)["bleu"]
 
-    scale = 100 if percent else 1
+    scale = 100 if on_percent_scale and not percent else 1
     totals = {name: compared(system_columns.sum(axis=0)) for name, system_columns in columns.items()}
-    results = {name: {"bleu": score_corpus(statistics, settings)["bleu"], "p_value": None, "mean": None, "ci": None}
+    results = {name: {"bleu": totals[name] if percent and on_percent_scale else score_corpus(statistics, settings)["bleu"],
+                      "p_value": None, "mean": None, "ci": None}
                for name, statistics in systems.items()}
     if test == "bootstrap":
         # Each resample, as how many times it draws each segment: its sums are counts @ columns.
@@ -76,10 +82,11 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         resampled = {}
         for name, system_columns in columns.items():
             sums = counts @ system_columns
-            resampled[name] = np.array([compared(row) for row in (sums.astype(np.float32) if percent else sums)])
+            resampled[name] = np.array([compared(row) for row in (sums.astype(np.float32) if on_percent_scale else sums)])
             ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
             cut = n_samples // 40
-            results[name]["mean"] = float(ordered.mean()) / scale
+            mean = correctly_rounded_mean(ordered.tolist()) if exact_mean else float(ordered.mean())
+            results[name]["mean"] = mean / scale
             results[name]["ci"] = float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])) / scale
         for name in columns:
             if name != baseline:

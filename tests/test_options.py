@@ -22,12 +22,24 @@ def test_extra_keys_only_when_asked(bleu):
                           n_bootstrap=50)
     assert list(result) == HF_KEYS + ["sentence_bleu", "bleu_ci", "signature"]
     assert len(result["sentence_bleu"]) == 2
-    assert result["signature"] == "nrefs:var|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|bs:50|rs:12345|version:2.0.0"
+    assert result["signature"] == "nrefs:var|bs:50|seed:12345|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|rstrip:no|version:exactbleu-2.0.0"
 
 
 def test_signature_example_from_the_issue(bleu):
     result = bleu.compute(predictions=["a b"], references=["a b"], signature=True)
-    assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|order:4|version:2.0.0"
+    assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|rstrip:no|version:exactbleu-2.0.0"
+
+
+@pytest.mark.parametrize("options", [{}, {"tokenize": "intl", "lowercase": True}, {"smooth_method": "floor"},
+                                     {"smooth_method": "add-k", "smooth_value": 2}, {"effective_order": True}])
+def test_the_sacrebleu_presets_signature_is_sacrebleus_but_for_the_version(sacrebleu_preset, options):
+    import sacrebleu
+
+    metric = sacrebleu.BLEU(**options)
+    metric.corpus_score(["a b c"], [["a b c"], ["a b"]])
+    ours = {"tokenizer" if name == "tokenize" else name: value for name, value in options.items()}
+    result = sacrebleu_preset.compute(predictions=["a b c"], references=[["a b c", "a b"]], signature=True, **ours)
+    assert result["signature"] == metric.get_signature().format().replace("version:2.6.0", "version:exactbleu-2.0.0")
 
 
 @pytest.mark.parametrize(
@@ -40,7 +52,7 @@ def test_signature_example_from_the_issue(bleu):
         ({"weights": [0.5, 0.5]}, ["weights:0.5,0.5"]),
         ({"tokenizer": "moses", "lang": "de"}, ["tok:moses-de"]),
         ({"tokenizer": str.split}, ["tok:custom(split)"]),
-        ({"ref_length": "closest"}, ["reflen:closest"]),
+        ({"max_order": 2}, ["order:2"]),
         ({"tokenizer": "intl", "rstrip": False}, ["tok:intl", "rstrip:no"]),
     ],
 )
