@@ -104,6 +104,18 @@ def test_three_ways_to_the_command_line_print_the_same(tmp_path):
     assert json.loads(outputs[0].stdout)["version"] == "exactbleu-2.0.0"
 
 
+def test_a_folder_named_like_a_space_loads_the_script_named_after_it(tmp_path):
+    """evaluate.load("<user>/<space>") and evaluate.load("<folder>") both look for "<name>.py"."""
+    space = tmp_path / "bleu"
+    space.mkdir()
+    shutil.copy(METRIC_PATH, space / "bleu.py")
+    code = (f"import evaluate; bleu = evaluate.load({str(space)!r});"
+            "print(type(bleu).__module__, bleu.compute(predictions=['a b c d'], references=['a b c d'])['bleu'])")
+    completed = run(sys.executable, "-c", code, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split()[-2:] == ["exactbleu.evaluate_metric", "1.0"]
+
+
 def test_the_metric_loads_by_path_from_any_folder(tmp_path):
     code = ("import os, evaluate; os.environ['HF_EVALUATE_OFFLINE'] = '1';"
             f"print(evaluate.load({METRIC_PATH!r}).compute(predictions=['a b c d'], references=['a b c d'])['bleu'])")
