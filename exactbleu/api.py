@@ -212,26 +212,65 @@ def explain_with(predictions, references, settings: Settings, counting: Counting
     return explain_segments(predictions, references, statistics, make_tokenizer(settings.tokenize), settings)
 
 
+def _count_column(columns, name, ndim):
+    """A column of counts as an int64 array: integers (or floats that are whole numbers), not
+    negative, of ``ndim`` dimensions; else a ValueError or TypeError that names the column."""
+    try:
+        values = columns[name]
+    except (KeyError, TypeError, IndexError):
+        raise ValueError(f"statistics must hold the columns prediction_length, reference_length, matches, totals "
+                         f"and references, as statistics() returns them: {name!r} is missing") from None
+    try:
+        raw = np.asarray(list(values))
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"statistics column {name!r} must hold counts: {error}") from None
+    if raw.dtype.kind == "b" or raw.dtype.kind not in "iuf" and raw.size:
+        raise TypeError(f"statistics column {name!r} must hold integer counts, got {raw.dtype} values such as "
+                        f"{raw.reshape(-1)[:1].tolist()!r}")
+    if raw.ndim != ndim and raw.size:
+        raise ValueError(f"statistics column {name!r} must have {ndim} dimension(s) "
+                         f"({'a list per segment' if ndim == 2 else 'a number per segment'}), got shape {raw.shape}")
+    if raw.dtype.kind == "f" and not (np.isfinite(raw).all() and (raw == np.round(raw)).all()):
+        bad = raw[~(np.isfinite(raw) & (raw == np.round(raw)))].reshape(-1)[0]
+        raise ValueError(f"statistics column {name!r} must hold whole counts, got {bad!r}")
+    if (raw < 0).any():
+        raise ValueError(f"statistics column {name!r} must hold counts of at least 0, got {raw.min()!r}")
+    if raw.dtype.kind == "f" and raw.size and raw.max() >= 2**53:
+        raise ValueError(f"statistics column {name!r} holds counts too big to be exact as floats: {raw.max()!r}")
+    return raw.astype(np.int64).reshape(raw.shape if raw.size else (0,) * ndim)
+
+
 def statistics_from_columns(columns, settings: Settings) -> Statistics:
     """``Statistics`` from the columns that ``Statistics.as_dict`` gives (a dict, or a
-    ``datasets.Dataset``), checked: as many orders as the settings count."""
-    try:
-        matches = np.array(list(columns["matches"]), dtype=np.int64)
-        totals = np.array(list(columns["totals"]), dtype=np.int64)
-        lengths = [np.array(list(columns[name]), dtype=np.int64) for name in ("prediction_length", "reference_length")]
-        counts = list(columns["references"])
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(
-            "statistics must hold the columns prediction_length, reference_length, matches, totals and "
-            f"references, as statistics() returns them: {error}"
-        ) from None
+    ``datasets.Dataset``), checked where they enter: whole, non-negative counts, a row per
+    segment in every column, matches at most totals, totals at most the prediction's length, at
+    least one reference per segment, and as many orders as the settings count."""
+    prediction_length = _count_column(columns, "prediction_length", 1)
+    reference_length = _count_column(columns, "reference_length", 1)
+    matches, totals = _count_column(columns, "matches", 2), _count_column(columns, "totals", 2)
+    counts = _count_column(columns, "references", 1)
     if len(counts) == 0:
         raise ValueError("statistics is empty: BLEU needs at least one segment")
-    if matches.ndim != 2 or matches.shape != totals.shape or matches.shape[1] != counted_orders(settings):
-        raise ValueError(f"statistics hold {matches.shape[-1] if matches.ndim == 2 else 'no'} orders of matches "
-                         f"and totals, but max_order is {settings.statistics.max_order} (these options count "
+    for name, column in (("prediction_length", prediction_length), ("reference_length", reference_length),
+                         ("matches", matches), ("totals", totals)):
+        if len(column) != len(counts):
+            raise ValueError(f"statistics column {name!r} has {len(column)} rows but 'references' has {len(counts)}: "
+                             "every column needs a row per segment")
+    if matches.shape != totals.shape or matches.shape[1] != counted_orders(settings):
+        raise ValueError(f"statistics hold {matches.shape[1]} orders of matches and {totals.shape[1]} of totals, but "
+                         f"max_order is {settings.statistics.max_order} (these options count "
                          f"{counted_orders(settings)} orders); use the same options for both")
-    return Statistics.from_columns(lengths[0], lengths[1], matches, totals, counts)
+    if (counts < 1).any():
+        raise ValueError("statistics column 'references' must count at least one reference per segment, got 0")
+    if (matches > totals).any():
+        segment, order = np.argwhere(matches > totals)[0]
+        raise ValueError(f"statistics column 'matches' exceeds 'totals' at segment {segment}, order {order + 1}: "
+                         f"{matches[segment, order]} > {totals[segment, order]}")
+    if (totals > prediction_length[:, None]).any():
+        segment = int(np.argwhere(totals > prediction_length[:, None])[0][0])
+        raise ValueError(f"statistics column 'totals' exceeds 'prediction_length' at segment {segment}: a prediction "
+                         f"of {prediction_length[segment]} tokens has at most that many n-grams of each order")
+    return Statistics.from_columns(prediction_length, reference_length, matches, totals, counts.tolist())
 
 
 def checked_vector(vector, settings: Settings) -> np.ndarray:

@@ -90,7 +90,9 @@ def _chunked_rows(predictions, references, settings, orders, cache, threads, pro
     threads = _thread_count(threads, len(predictions) + reference_count, settings)
     bounds = _chunk_bounds(len(predictions), threads)
     key = None
-    if cache is not None and reference_count <= _REFERENCE_CACHE_REFERENCES:
+    # A callable tokenizer is never cached: what it returns may change between calls (a bound
+    # method, an object with a flag), and a cached answer would then be stale.
+    if cache is not None and reference_count <= _REFERENCE_CACHE_REFERENCES and isinstance(settings.tokenize.tokenizer, str):
         # The references' statistics depend on their tokens and the order, and on nothing else.
         key = (settings.tokenize, orders, len(bounds), *_references_key(references))
     cached = cache.get(key) if key else None
