@@ -10,6 +10,7 @@ imports evaluate and datasets; the functional API and the command line never do.
 
 import inspect
 import os
+import threading
 import warnings
 
 import datasets
@@ -115,6 +116,8 @@ _FEATURES = [
 ]
 
 
+_LOCKS_LOCK = threading.Lock()  # guards making an object's lock, once
+
 # The keyword arguments evaluate.load passes to a module's __init__, and EvaluationModule's own.
 _EVALUATE_INIT_ARGUMENTS = {name for name in inspect.signature(evaluate.EvaluationModule.__init__).parameters
                             if name not in ("self", "kwargs")}
@@ -167,14 +170,30 @@ class Bleu(evaluate.Metric):
         """Add a batch of predictions and their references, checked first."""
         if predictions is not None or references is not None:
             predictions, references, single_strings = check_inputs(predictions, references)
-            self._check_same_shape(single_strings)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+        with self._lock():
+            if predictions is not None or references is not None:
+                self._check_same_shape(single_strings)
+            return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its references, checked first."""
         if prediction is not None or reference is not None:
-            self._check_same_shape(check_inputs([prediction], [reference])[2])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+            single_strings = check_inputs([prediction], [reference])[2]
+        with self._lock():
+            if prediction is not None or reference is not None:
+                self._check_same_shape(single_strings)
+            return super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _lock(self):
+        """This process's lock of the object. evaluate's writer, the Arrow file under it, is not
+        safe from threads: from 8 threads at once, batches were lost or Arrow raised. So add,
+        add_batch and compute on one object take turns. (A forked process starts a new lock: the
+        copy it inherits may be held by a thread of this one.)"""
+        with _LOCKS_LOCK:
+            lock = self.__dict__.get("_object_lock")
+            if lock is None or lock[0] != os.getpid():
+                lock = self.__dict__["_object_lock"] = (os.getpid(), threading.RLock())
+        return lock[1]
 
     def _check_same_shape(self, single_strings):
         """References added now must take the shape of those added before this computation."""
@@ -188,14 +207,16 @@ class Bleu(evaluate.Metric):
         # Options are checked before evaluate consumes the added data: when `_compute` raises,
         # evaluate has already deleted it.
         settings = self._settings(**kwargs)
-        if predictions is None and references is None and self.writer is None:
-            raise ValueError("no predictions to score: pass predictions and references, or add() them first")
-        if self.num_process == 1 and self.writer is None and predictions is not None:
-            # Nothing is stored and nothing to gather: score directly, without evaluate's round
-            # trip through an Arrow file, which would cost more than the scoring itself.
-            predictions, references, _ = check_inputs(predictions, references)
-            return self._compute(predictions, references, settings)
-        return super().compute(predictions=predictions, references=references, settings=settings)
+        with self._lock():
+            if predictions is None and references is None and self.writer is None:
+                raise ValueError("no predictions to score: pass predictions and references, or add() them first")
+            if not (self.num_process == 1 and self.writer is None and predictions is not None):
+                return super().compute(predictions=predictions, references=references, settings=settings)
+        # Nothing is stored and nothing to gather: score directly, without evaluate's round trip
+        # through an Arrow file, which would cost more than the scoring itself. This touches none
+        # of evaluate's state, so threads computing on one object run side by side.
+        predictions, references, _ = check_inputs(predictions, references)
+        return self._compute(predictions, references, settings)
 
     def _compute(self, predictions, references, settings):
         return api.result_of(predictions, reference_lists(references), settings, self._counting())
@@ -254,6 +275,7 @@ class Bleu(evaluate.Metric):
         # keeps after a compute(): those belong to this process, and cannot pickle.
         state = self.__dict__.copy()
         state.pop("_cache", None)
+        state.pop("_object_lock", None)
         for lock in ("filelock", "rendez_vous_lock"):
             if lock in state:
                 state[lock] = None

@@ -1,5 +1,8 @@
 """What an attack on the metric found (issue 31): each test failed before its fix."""
 
+import concurrent.futures
+import threading
+
 import evaluate
 import pytest
 
@@ -64,3 +67,24 @@ def test_whole_float_counts_are_read_exactly_and_good_columns_score(bleu):
 def test_more_weight_sets_than_the_limit_are_refused_not_cut(bleu):
     with pytest.raises(ValueError, match="1000"):
         bleu.compute(predictions=["a b"], references=["a b"], weights=[[0.5, 0.5]] * 1001)
+
+
+def test_add_batch_and_compute_from_8_threads_on_one_object_lose_nothing(wmt17):
+    lines, reference = wmt17["systems"]["uedin-nmt.4722"][:1600], wmt17["reference"][:1600]
+    batches = [(lines[i:i + 10], reference[i:i + 10]) for i in range(0, 1600, 10)]  # 8 threads x 20 batches
+    one_thread = evaluate.load(METRIC_PATH)
+    for predictions, references in batches:
+        one_thread.add_batch(predictions=predictions, references=references)
+    expected = one_thread.compute()
+    assert expected == hf_bleu(lines, reference)
+    shared = evaluate.load(METRIC_PATH)
+    start = threading.Barrier(8)
+
+    def add(share):
+        start.wait()
+        for predictions, references in share:
+            shared.add_batch(predictions=predictions, references=references)
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(add, [batches[k::8] for k in range(8)]))
+    assert shared.compute() == expected
