@@ -105,13 +105,19 @@ def printed_results(stdout):
     return [ast.literal_eval(line) for line in stdout.splitlines() if line.startswith("{")]
 
 
+def write_corpus(scratch, predictions, references):
+    """The two files the scripts read, a segment per line; returns their names."""
+    files = {"hypotheses.txt": predictions, "references.txt": references}
+    for name, lines in files.items():
+        (scratch / name).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return list(files)
+
+
 def run_recipe(name, scratch, predictions, references):
     """Run the README recipe by the command its first line gives, on these segments."""
     script = recipe(name)
     words = shlex.split(re.match(r"# Run: (.*)\n", script).group(1))
-    files = {"hypotheses.txt": predictions, "references.txt": references}
-    for file_name, lines in files.items():
-        (scratch / file_name).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    files = write_corpus(scratch, predictions, references)
     launchers = {"torchrun": [sys.executable, "-m", "torch.distributed.run"], "python": [sys.executable]}
     command = list(launchers[words[0]])
     for word in words[1:]:
@@ -152,8 +158,6 @@ def test_ray_recipe(scratch, corpus):
 _FRESH_WORKERS = '''
 import sys
 
-import evaluate
-
 WAIT = 90  # seconds: a fresh worker imports evaluate first, slowly on a loaded machine
 
 
@@ -166,10 +170,12 @@ def main(engine, path, hypotheses, references):
     if engine == "dask":
         from dask.distributed import Client, LocalCluster
 
-        # The workers start before the load, like those of a cluster already running: a worker
-        # spawned after it inherits the caller's sys.path, evaluate's module cache included, and
-        # would unpickle even a metric whose class lives there.
+        # The workers start before evaluate is even imported here, like those of a cluster already
+        # running: a worker spawned after the load inherits the caller's sys.path, evaluate's module
+        # cache included, and would unpickle even a metric whose class lives there.
         with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+            import evaluate
+
             bleu = evaluate.load(path)
             columns = [future.result(timeout=WAIT)
                        for future in client.map(lambda part: bleu.statistics(*part), parts)]
@@ -180,6 +186,8 @@ def main(engine, path, hypotheses, references):
 
         ray.init(num_cpus=2, include_dashboard=False)
         try:
+            import evaluate
+
             bleu = evaluate.load(path)
             statistics = ray.remote(lambda part: bleu.statistics(*part))
             columns = ray.get([statistics.remote(part) for part in parts], timeout=WAIT)
@@ -203,11 +211,10 @@ def test_a_loaded_metric_works_on_fresh_workers(engine, scratch, corpus, bleu):
     (the caller waited forever; here, WAIT fails it); Ray's tasks failed."""
     pytest.importorskip("dask.distributed" if engine == "dask" else "ray")
     predictions, references = corpus
-    for name, lines in (("hypotheses.txt", predictions), ("references.txt", references)):
-        (scratch / name).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    files = write_corpus(scratch, predictions, references)
     (scratch / "fresh_workers.py").write_text(_FRESH_WORKERS, encoding="utf-8")
     # Run from the scratch folder: the workers find exactbleu installed, not in a working directory.
     stdout = run([sys.executable, str(scratch / "fresh_workers.py"), engine, METRIC_PATH,
-                  str(scratch / "hypotheses.txt"), str(scratch / "references.txt")], scratch, cwd=scratch)
+                  *(str(scratch / name) for name in files)], scratch, cwd=scratch)
     expected = bleu.compute(predictions=predictions, references=references)
     assert printed_results(stdout) == [expected, expected]
