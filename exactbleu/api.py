@@ -230,9 +230,10 @@ def _count_column(columns, name, ndim):
     if raw.ndim != ndim and raw.size:
         raise ValueError(f"statistics column {name!r} must have {ndim} dimension(s) "
                          f"({'a list per segment' if ndim == 2 else 'a number per segment'}), got shape {raw.shape}")
-    if raw.dtype.kind == "f" and not (np.isfinite(raw).all() and (raw == np.round(raw)).all()):
-        bad = raw[~(np.isfinite(raw) & (raw == np.round(raw)))].reshape(-1)[0]
-        raise ValueError(f"statistics column {name!r} must hold whole counts, got {bad!r}")
+    if raw.dtype.kind == "f":
+        whole = np.isfinite(raw) & (raw == np.round(raw))
+        if not whole.all():
+            raise ValueError(f"statistics column {name!r} must hold whole counts, got {raw[~whole][0]!r}")
     if (raw < 0).any():
         raise ValueError(f"statistics column {name!r} must hold counts of at least 0, got {raw.min()!r}")
     if raw.dtype.kind == "f" and raw.size and raw.max() >= 2**53:

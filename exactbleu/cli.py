@@ -177,7 +177,7 @@ def _read_systems(arguments):
     width = len(rows[0]) if rows else 1
     if any(len(row) != width for row in rows):
         raise CommandLineError("standard input: the number of tab-separated systems differs from line to line")
-    names = ["System 1"] if width == 1 else [f"System {number + 1}" for number in range(width)]
+    names = [f"System {number + 1}" for number in range(width)]
     if arguments.paired:
         names[0] = "Baseline"
     return names, [[row[column].rstrip() for row in rows] for column in range(width)]
@@ -207,30 +207,22 @@ def _read_references(arguments, hypotheses):
 
 
 def _on_percent_scale(sums, settings):
-    """(score, precisions) in percent: sacrebleu's own arithmetic where it applies, so that the
-    printed digits are its digits; else 100 times the preset's."""
+    """(score, precisions, brevity penalty, ratio), score and precisions in percent: sacrebleu's own
+    arithmetic where it applies, so that the printed digits are its digits; else 100 times the
+    preset's."""
     if settings.scoring.smooth_method in SMOOTH_DEFAULTS and settings.scoring.weights is None:
-        percent, precisions, _, _ = sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
-                                                      [int(m) for m in sums.matches],
-                                                      [int(t) for t in sums.totals], settings)
-        return percent, precisions
+        return sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
+                                 [int(m) for m in sums.matches], [int(t) for t in sums.totals], settings)
     result = score(sums, settings)
     if isinstance(result["bleu"], list):
         raise CommandLineError("--weights: the command line takes one weight set")
-    return 100 * result["bleu"], [100 * p for p in result["precisions"]]
-
-
-def _verbose(sums, settings, precisions):
-    """sacrebleu's verbose score: precisions, brevity penalty, ratio and lengths."""
-    result = score(sums, settings)
-    return (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {result['brevity_penalty']:.3f} "
-            f"ratio = {result['length_ratio']:.3f} hyp_len = {result['translation_length']:d} "
-            f"ref_len = {result['reference_length']:d})")
+    return (100 * result["bleu"], [100 * p for p in result["precisions"]], result["brevity_penalty"],
+            result["length_ratio"])
 
 
 def _formatted(sums, settings, arguments, sign, confidence=None, as_json=False):
     """One score as sacrebleu's ``Score.format`` prints it: the score alone (-b), a line, or JSON."""
-    percent, precisions = _on_percent_scale(sums, settings)
+    percent, precisions, brevity_penalty, ratio = _on_percent_scale(sums, settings)
     width = arguments.width
     shown = f"{percent:.{width}f}"
     fields = {"name": "BLEU", "score": float(shown), "signature": sign}
@@ -241,7 +233,8 @@ def _formatted(sums, settings, arguments, sign, confidence=None, as_json=False):
                       confidence=f"μ = {mean} ± {half_width}")
     if arguments.score_only:
         return shown
-    verbose = _verbose(sums, settings, precisions)
+    verbose = (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {brevity_penalty:.3f} ratio = {ratio:.3f} "
+               f"hyp_len = {int(sums.prediction_length):d} ref_len = {int(sums.reference_length):d})")
     if as_json:
         fields["verbose_score"] = verbose
         fields.update(field.split(":", 1) for field in sign.split("|"))
@@ -258,8 +251,7 @@ def _single_result(statistics, settings, arguments, nrefs):
         estimate = paired_test_statistics({"system": statistics}, "system", settings, "bootstrap",
                                           settings.output.n_bootstrap, settings.output.bootstrap_seed,
                                           percent=True, exact_mean=True)["system"]
-        factor = 1 if settings.scoring.smooth_method in SMOOTH_DEFAULTS else 100
-        confidence = (factor * estimate["mean"], factor * estimate["ci"])
+        confidence = (estimate["mean"], estimate["ci"])
     return _formatted(statistics.sums(), settings, arguments, sign, confidence, as_json)
 
 
@@ -276,30 +268,20 @@ def _print_systems(counted, arguments, settings, nrefs):
     intervals and p-values against the first system, the baseline."""
     names = list(counted)
     width = arguments.width
-    percent_scale = settings.scoring.smooth_method in SMOOTH_DEFAULTS
-    factor = 1 if percent_scale else 100
-    test = None
+    percents = {name: _on_percent_scale(statistics.sums(), settings)[0] for name, statistics in counted.items()}
+    results, names_shown, test = {name: {} for name in names}, names, None
     if arguments.paired:
         results = paired_test_statistics(counted, names[0], settings, arguments.paired, arguments.paired_n,
                                          settings.output.bootstrap_seed, percent=True)
         test = ("bs" if arguments.paired == "bootstrap" else "ar", arguments.paired_n)
-        if arguments.input:
+        if arguments.input:  # standard input's first system is already named "Baseline"
             names_shown = [f"Baseline: {names[0]}", *names[1:]]
-        else:
-            names_shown = names
-    else:
-        results = {name: {"bleu": _on_percent_scale(statistics.sums(), settings)[0] / factor}
-                   for name, statistics in counted.items()}
-        names_shown = names
     if arguments.format == "json":
         rows = []
         for name, shown in zip(names, names_shown):
-            result = results[name]
-            percent = _on_percent_scale(counted[name].sums(), settings)[0]
+            result, percent = results[name], percents[name]
             if arguments.paired:
-                value = {"score": percent, "p_value": result["p_value"],
-                         "mean": None if result["mean"] is None else factor * result["mean"],
-                         "ci": None if result["ci"] is None else factor * result["ci"]}
+                value = {"score": percent, "p_value": result["p_value"], "mean": result["mean"], "ci": result["ci"]}
             else:
                 value = f"{percent:.{width}f}"
             rows.append({"system": shown, "BLEU": value})
@@ -309,9 +291,9 @@ def _print_systems(counted, arguments, settings, nrefs):
     table = []
     for name, shown in zip(names, names_shown):
         result = results[name]
-        cell = f"{_on_percent_scale(counted[name].sums(), settings)[0]:.{width}f}"
+        cell = f"{percents[name]:.{width}f}"
         if result.get("mean") is not None:
-            cell += f" ({factor * result['mean']:.{width}f} ± {factor * result['ci']:.{width}f})"
+            cell += f" ({result['mean']:.{width}f} ± {result['ci']:.{width}f})"
         if result.get("p_value") is not None:
             cell += f"\n(p = {result['p_value']:.4f}){'*' if result['p_value'] < 0.05 else ''}"
         table.append((shown, cell))

@@ -208,7 +208,6 @@ class ReferenceCache:
     """
 
     def __init__(self):
-        self.pid = os.getpid()
         self._lock = threading.Lock()
         self._entries = collections.OrderedDict()
 

@@ -116,7 +116,7 @@ _FEATURES = [
 ]
 
 
-_LOCKS_LOCK = threading.Lock()  # guards making an object's lock, once
+_PER_PROCESS_LOCK = threading.Lock()  # guards making an object's per-process state, once
 
 # The keyword arguments evaluate.load passes to a module's __init__, and EvaluationModule's own.
 _EVALUATE_INIT_ARGUMENTS = {name for name in inspect.signature(evaluate.EvaluationModule.__init__).parameters
@@ -187,13 +187,8 @@ class Bleu(evaluate.Metric):
     def _lock(self):
         """This process's lock of the object. evaluate's writer, the Arrow file under it, is not
         safe from threads: from 8 threads at once, batches were lost or Arrow raised. So add,
-        add_batch and compute on one object take turns. (A forked process starts a new lock: the
-        copy it inherits may be held by a thread of this one.)"""
-        with _LOCKS_LOCK:
-            lock = self.__dict__.get("_object_lock")
-            if lock is None or lock[0] != os.getpid():
-                lock = self.__dict__["_object_lock"] = (os.getpid(), threading.RLock())
-        return lock[1]
+        add_batch and compute on one object take turns."""
+        return self._of_this_process("_object_lock", threading.RLock)
 
     def _check_same_shape(self, single_strings):
         """References added now must take the shape of those added before this computation."""
@@ -263,12 +258,18 @@ class Bleu(evaluate.Metric):
         return api.Counting(self._reference_cache(), self._threads, self._max_tokens)
 
     def _reference_cache(self):
-        """This process's reference cache. A process forked from this one (a worker pool) starts
-        an empty one: the copy it inherits may hold a lock that a thread of this one had taken."""
-        cache = self.__dict__.get("_cache")
-        if cache is None or cache.pid != os.getpid():
-            cache = self.__dict__["_cache"] = api.ReferenceCache()
-        return cache
+        """This process's reference cache."""
+        return self._of_this_process("_cache", api.ReferenceCache)
+
+    def _of_this_process(self, name, make):
+        """What the object keeps for this process alone, made by ``make()`` at first use. A process
+        forked from this one (a worker pool) makes its own: the copy it inherits may hold a lock
+        that a thread of this one had taken."""
+        with _PER_PROCESS_LOCK:
+            kept = self.__dict__.get(name)
+            if kept is None or kept[0] != os.getpid():
+                kept = self.__dict__[name] = (os.getpid(), make())
+        return kept[1]
 
     def __getstate__(self):
         # Pickled (say, by datasets.map) without its reference cache and the file locks evaluate

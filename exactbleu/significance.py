@@ -49,9 +49,9 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         difference from the baseline (None for the baseline); with the bootstrap, the mean of the
         resampled scores and the half-width of their 95% interval (None with randomization, as in
         sacrebleu). In sacrebleu's convention the test runs on its 0-100 scale, its resampled
-        sums in float32 as it has them, and mean and ci are divided by 100 like the score;
-        ``percent=True`` keeps them, with the score, on that scale (sacrebleu's own numbers, for
-        the command line). The mean is numpy's, as in sacrebleu's paired test; ``exact_mean=True``
+        sums in float32 as it has them, and mean and ci are divided by 100 like the score.
+        ``percent=True`` gives score, mean and ci on 0..100 instead: sacrebleu's own numbers in
+        its convention, 100 times the score in the others (for the command line). The mean is numpy's, as in sacrebleu's paired test; ``exact_mean=True``
         takes ``statistics.mean``, as sacrebleu's single-system interval (its ``-ci``) does.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
@@ -69,9 +69,13 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
                                      sums.totals, settings)[0]
         return score(sums, settings)["bleu"]
 
-    scale = 100 if on_percent_scale and not percent else 1
+    # From the compared scale to the one asked for (see Returns).
+    if percent:
+        shown = (lambda value: value) if on_percent_scale else (lambda value: 100 * value)
+    else:
+        shown = (lambda value: value / 100) if on_percent_scale else (lambda value: value)
     totals = {name: compared(system_columns.sum(axis=0)) for name, system_columns in columns.items()}
-    results = {name: {"bleu": totals[name] if percent and on_percent_scale else score_corpus(statistics, settings)["bleu"],
+    results = {name: {"bleu": shown(totals[name]) if percent else score_corpus(statistics, settings)["bleu"],
                       "p_value": None, "mean": None, "ci": None}
                for name, statistics in systems.items()}
     if test == "bootstrap":
@@ -86,8 +90,8 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
             ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
             cut = n_samples // 40
             mean = correctly_rounded_mean(ordered.tolist()) if exact_mean else float(ordered.mean())
-            results[name]["mean"] = mean / scale
-            results[name]["ci"] = float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])) / scale
+            results[name]["mean"] = shown(mean)
+            results[name]["ci"] = shown(float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])))
         for name in columns:
             if name != baseline:
                 differences = np.abs(resampled[name] - resampled[baseline])
