@@ -49,6 +49,13 @@ def count(predictions: List[str], references: List[List[str]], settings, orders:
                       orders)
 
 
+def corpus_tokens(predictions: List[str], references: List[List[str]], settings) -> int:
+    """How many tokens the predictions and references hold under the settings' tokenizing: what
+    ``max_tokens`` bounds."""
+    references = list(itertools.chain.from_iterable(references))
+    return count_tokens(reader_text(predictions, settings.tokenize)) + count_tokens(reader_text(references, settings.tokenize))
+
+
 def _few_segments(predictions, references, settings, orders, max_tokens):
     """The statistics of a few segments by the definition, or None where the corpus is not few."""
     if sum(map(len, predictions)) + sum(len(reference) for segment in references for reference in segment) \

@@ -16,7 +16,7 @@ import warnings
 import datasets
 import evaluate
 
-from . import api
+from . import api, counting
 from .inputs import check_inputs, mixed_shapes_message, reference_lists
 from .options import OPTIONS, resolve_settings
 
@@ -116,6 +116,36 @@ _FEATURES = [
 ]
 
 
+class AddedBatches:
+    """What ``add`` and ``add_batch`` gave an object, kept in memory until a ``compute`` that
+    returns: evaluate's own store, an Arrow file, was emptied before scoring (an error in it lost
+    every batch), was left on disk, and broke for good on a full disk. Distributed mode
+    (``num_process`` > 1) still gathers through evaluate's files; then this keeps only the shape
+    and the tokens."""
+
+    def __init__(self):
+        self.predictions, self.references = [], []
+        self.single_strings = None  # whether each prediction's references are one string
+        self.tokens = 0  # counted only under max_tokens
+        self.size = 0
+
+    def __len__(self):
+        return self.size
+
+    def check_shape(self, single_strings):
+        """References added now must take the shape of those added before."""
+        if self.single_strings is not None and self.single_strings != single_strings:
+            raise ValueError(mixed_shapes_message(self.single_strings, 0).replace("references[0]", "this batch"))
+
+    def add(self, predictions, references, single_strings, tokens, keep):
+        if keep:
+            self.predictions += predictions
+            self.references += references
+        self.single_strings = single_strings
+        self.tokens += tokens
+        self.size += len(predictions)
+
+
 _PER_PROCESS_LOCK = threading.Lock()  # guards making an object's per-process state, once
 
 # The keyword arguments evaluate.load passes to a module's __init__, and EvaluationModule's own.
@@ -150,7 +180,15 @@ class Bleu(evaluate.Metric):
         if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
             raise ValueError(f"max_tokens must be a positive int or None, got {max_tokens!r}")
         self._threads, self._max_tokens = threads, max_tokens
+        self._added = AddedBatches()
         super().__init__(*args, **kwargs)
+
+    def _build_data_dir(self):
+        # One process keeps its batches in memory (see AddedBatches), so it needs no cache folder:
+        # an unusable one (read-only, a full disk) must not stop evaluate.load.
+        if self.num_process == 1:
+            return os.path.join(self._data_dir_root, self.name, self.config_name)
+        return super()._build_data_dir()
 
     def _info(self):
         # An unknown config name or a bad load-time option fails at load time, with compute's message.
@@ -168,21 +206,33 @@ class Bleu(evaluate.Metric):
     # at every load, so each override needs a docstring of its own.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and their references, checked first."""
-        if predictions is not None or references is not None:
-            predictions, references, single_strings = check_inputs(predictions, references)
+        if kwargs:
+            raise ValueError(f"add_batch takes predictions and references, got also {sorted(kwargs)}")
+        predictions, references, single_strings = check_inputs(predictions, references)
         with self._lock():
-            if predictions is not None or references is not None:
-                self._check_same_shape(single_strings)
-            return super().add_batch(predictions=predictions, references=references, **kwargs)
+            self._added.check_shape(single_strings)
+            tokens = self._within_max_tokens(predictions, references)
+            if self.num_process > 1:
+                super().add_batch(predictions=predictions, references=references)
+            self._added.add(predictions, references, single_strings, tokens, keep=self.num_process == 1)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its references, checked first."""
-        if prediction is not None or reference is not None:
-            single_strings = check_inputs([prediction], [reference])[2]
-        with self._lock():
-            if prediction is not None or reference is not None:
-                self._check_same_shape(single_strings)
-            return super().add(prediction=prediction, reference=reference, **kwargs)
+        if kwargs:
+            raise ValueError(f"add takes prediction and reference, got also {sorted(kwargs)}")
+        self.add_batch(predictions=[prediction], references=[reference])
+
+    def _within_max_tokens(self, predictions, references):
+        """The tokens of a batch, by this metric's tokenizer, refused before it is stored when
+        they would take what was added past ``max_tokens``: memory stays bounded batch by batch."""
+        if self._max_tokens is None:
+            return 0
+        tokens = counting.corpus_tokens(predictions, reference_lists(references), self._default_settings)
+        if self._added.tokens + tokens > self._max_tokens:
+            raise ValueError(f"this batch holds {tokens:,} tokens, and with the {self._added.tokens:,} added before "
+                             f"it would pass max_tokens={self._max_tokens:,}, the most this metric takes; the batch "
+                             f"is not added, and what was added before is kept: compute() it, then add more")
+        return tokens
 
     def _lock(self):
         """This process's lock of the object. evaluate's writer, the Arrow file under it, is not
@@ -190,28 +240,63 @@ class Bleu(evaluate.Metric):
         add_batch and compute on one object take turns."""
         return self._of_this_process("_object_lock", threading.RLock)
 
-    def _check_same_shape(self, single_strings):
-        """References added now must take the shape of those added before this computation."""
-        if self.selected_feature_format is not None:
-            stored_as_string = isinstance(self.selected_feature_format["references"], datasets.Value)
-            if stored_as_string != single_strings:
-                raise ValueError(mixed_shapes_message(stored_as_string, 0).replace("references[0]", "this batch"))
+    def __len__(self):
+        return len(self._added)
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Score the predictions and references given here and any added before."""
-        # Options are checked before evaluate consumes the added data: when `_compute` raises,
-        # evaluate has already deleted it.
+        """Score the predictions and references given here and any added before.
+
+        What was added is dropped only once its score is returned: after any error, an
+        interrupt included, a later ``compute`` (with a fixed option) scores all of it.
+        """
         settings = self._settings(**kwargs)
+        given = predictions is not None or references is not None
+        if given:
+            predictions, references, single_strings = check_inputs(predictions, references)
         with self._lock():
-            if predictions is None and references is None and self.writer is None:
+            added = self._added
+            if given:
+                added.check_shape(single_strings)
+            if self.num_process > 1 and not added.predictions:
+                return self._compute_distributed(predictions, references, settings)
+            if not added and not given:
                 raise ValueError("no predictions to score: pass predictions and references, or add() them first")
-            if not (self.num_process == 1 and self.writer is None and predictions is not None):
-                return super().compute(predictions=predictions, references=references, settings=settings)
-        # Nothing is stored and nothing to gather: score directly, without evaluate's round trip
-        # through an Arrow file, which would cost more than the scoring itself. This touches none
-        # of evaluate's state, so threads computing on one object run side by side.
-        predictions, references, _ = check_inputs(predictions, references)
+            if added:
+                result = self._compute(added.predictions + (predictions or []),
+                                       added.references + (references or []), settings)
+                self._added = AddedBatches()
+                return result
+        # Nothing is stored: score directly, touching no state of the object, so threads computing
+        # on one object run side by side.
         return self._compute(predictions, references, settings)
+
+    def _compute_distributed(self, predictions, references, settings):
+        """evaluate's distributed compute: every process writes its batches to a file, and process 0
+        reads them all and scores. If scoring fails there, process 0 keeps the gathered data in
+        memory for the next compute, and the files go."""
+        if predictions is not None:
+            super().add_batch(predictions=predictions, references=references)
+        single_strings, self._added = self._added.single_strings, AddedBatches()
+        try:
+            return super().compute(settings=settings)
+        except BaseException:
+            if self.process_id == 0 and self.data is not None:
+                gathered = self.data.with_format(None)
+                kept = AddedBatches()
+                kept.add(gathered["predictions"], gathered["references"], single_strings, 0, keep=True)
+                self._added = kept
+                self._remove_files()
+            raise
+
+    def _remove_files(self):
+        """Delete evaluate's cache files of a failed distributed compute, as it does after one that
+        succeeds, and release their locks."""
+        self.data = self.writer = None
+        for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
+            if os.path.exists(file_path):
+                os.remove(file_path)
+            filelock.release()
+        self.filelocks = self.file_paths = None
 
     def _compute(self, predictions, references, settings):
         return api.result_of(predictions, reference_lists(references), settings, self._counting())

@@ -1,6 +1,9 @@
 """What an attack on the metric found (issue 31): each test failed before its fix."""
 
 import concurrent.futures
+import json
+import subprocess
+import sys
 import threading
 
 import evaluate
@@ -88,3 +91,89 @@ def test_add_batch_and_compute_from_8_threads_on_one_object_lose_nothing(wmt17):
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         list(pool.map(add, [batches[k::8] for k in range(8)]))
     assert shared.compute() == expected
+
+
+# Item 4: an error inside compute loses nothing that was added, and leaves nothing on disk.
+
+
+def raising_tokenizer(text):
+    raise ZeroDivisionError("this tokenizer fails")
+
+
+def none_tokenizer(text):
+    return None
+
+
+def add_in_batches(metric, predictions, references, size=100):
+    for start in range(0, len(predictions), size):
+        metric.add_batch(predictions=predictions[start : start + size], references=references[start : start + size])
+
+
+@pytest.mark.parametrize("bad_options", [
+    {"tokenizer": "flores101", "spm_model": "/etc/passwd"},
+    {"tokenizer": raising_tokenizer},
+    {"tokenizer": none_tokenizer},
+    {"tokenizer": "char"},  # past max_tokens, refused inside compute
+], ids=["bad-spm-model", "raising-tokenizer", "tokenizer-returns-none", "max-tokens"])
+def test_an_error_inside_compute_loses_no_added_batch_and_leaves_no_file(wmt17, tmp_path, bad_options):
+    predictions, references = wmt17["systems"]["uedin-nmt.4722"][:3000], wmt17["reference"][:3000]
+    metric = evaluate.load(METRIC_PATH, cache_dir=str(tmp_path), max_tokens=200_000)
+    add_in_batches(metric, predictions, references)
+    with pytest.raises((ValueError, TypeError)):
+        metric.compute(**bad_options)
+    assert metric.compute() == hf_bleu(predictions, references)
+    del metric
+    assert [path for path in tmp_path.rglob("*") if path.is_file()] == []
+
+
+def test_max_tokens_refuses_a_batch_at_add_batch_before_storing_it(wmt17):
+    predictions, references = wmt17["systems"]["uedin-nmt.4722"][:400], wmt17["reference"][:400]
+    metric = evaluate.load(METRIC_PATH, max_tokens=10_000)
+    added = 0
+    with pytest.raises(ValueError, match="max_tokens=10,000") as refused:
+        for start in range(0, 400, 100):
+            metric.add_batch(predictions=predictions[start : start + 100], references=references[start : start + 100])
+            added = start + 100
+    assert "not added" in str(refused.value) and 0 < added < 400 and len(metric) == added
+    assert metric.compute() == hf_bleu(predictions[:added], references[:added])
+
+
+def test_an_unusable_cache_folder_neither_stops_the_metric_nor_breaks_it(tmp_path):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")  # a folder below a file can never be made, even by root
+    metric = evaluate.load(METRIC_PATH, cache_dir=str(not_a_folder / "cache"))
+    metric.add_batch(predictions=["the cat sat on the mat"], references=[["the cat sat on a mat"]])
+    metric.add(prediction="a dog", reference=["a dog ran"])
+    expected = hf_bleu(["the cat sat on the mat", "a dog"], [["the cat sat on a mat"], ["a dog ran"]])
+    assert metric.compute() == expected
+    assert metric.compute(predictions=["a b c d"], references=[["a b c d"]])["bleu"] == 1.0
+
+
+_FAILING_RANK = """
+import glob, json, sys, evaluate
+path, rank, cache, data = sys.argv[1], int(sys.argv[2]), sys.argv[3], json.load(open(sys.argv[4]))
+metric = evaluate.load(path, num_process=2, process_id=rank, experiment_id="failing", cache_dir=cache,
+                       max_tokens=100_000)
+metric.add_batch(predictions=data["predictions"][rank::2], references=data["references"][rank::2])
+try:
+    metric.compute(tokenizer="char")  # more characters than max_tokens: refused on rank 0, after gathering
+    outcome = "no error"
+except ValueError as error:
+    outcome = str(error)
+result = metric.compute() if rank == 0 else None
+print(json.dumps([outcome, result, glob.glob(cache + "/**/*.arrow", recursive=True)]))
+"""
+
+
+def test_a_failed_distributed_compute_keeps_the_gathered_data_on_rank_0_and_removes_the_files(wmt17, tmp_path):
+    predictions, references = wmt17["systems"]["uedin-nmt.4722"][:1000], wmt17["reference"][:1000]
+    (tmp_path / "data.json").write_text(json.dumps({"predictions": predictions, "references": references}))
+    processes = [subprocess.Popen([sys.executable, "-c", _FAILING_RANK, METRIC_PATH, str(rank), str(tmp_path / "cache"),
+                                   str(tmp_path / "data.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for rank in range(2)]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
+    (outcome, result, files), (other_outcome, _, _) = (json.loads(out.splitlines()[-1]) for out, _ in outputs)
+    assert "max_tokens" in outcome and other_outcome == "no error"  # rank 1 hands its data over and is done
+    assert result == hf_bleu(predictions, references)
+    assert files == []

@@ -158,22 +158,21 @@ def test_loads_offline_in_a_fresh_cache_with_the_network_refused(tmp_path):
 
 
 def test_the_private_attributes_of_evaluate_that_the_metric_reads_are_there():
-    """bleu_metric.py reads evaluate's writer and selected_feature_format (to score directly and to
-    check the stored shape) and clears filelock, rendez_vous_lock and filelocks when pickled. An
-    evaluate release that renames one must fail here, loudly, not quietly take another path."""
+    """The metric reads evaluate's num_process, process_id, data, writer, filelocks and file_paths
+    (a failed distributed compute), _data_dir_root, and clears filelock, rendez_vous_lock and
+    filelocks when pickled. An evaluate release that renames one must fail here, loudly, not
+    quietly take another path."""
     import uuid
 
     import evaluate
 
     metric = evaluate.load(METRIC_PATH, experiment_id=uuid.uuid4().hex)
-    for name in ("writer", "selected_feature_format", "filelock", "rendez_vous_lock", "filelocks", "num_process"):
+    for name in ("writer", "data", "filelock", "rendez_vous_lock", "filelocks", "file_paths", "num_process",
+                 "process_id", "_data_dir_root"):
         assert name in metric.__dict__, f"evaluate.Metric no longer has {name}"
-    assert metric.writer is None and metric.selected_feature_format is None
     metric.add_batch(predictions=["a b c d"], references=[["a b c d"]])
-    assert metric.writer is not None
-    assert isinstance(metric.selected_feature_format["references"], datasets.Sequence) or \
-        type(metric.selected_feature_format["references"]).__name__ in ("List", "Sequence")
-    with pytest.raises(ValueError, match="mixes shapes"):  # read through selected_feature_format
+    assert metric.writer is None and len(metric) == 1  # one process keeps its batches in memory
+    with pytest.raises(ValueError, match="mixes shapes"):
         metric.add_batch(predictions=["a"], references=["a"])
     assert metric.compute()["bleu"] == 1.0
-    assert metric.writer is None
+    assert len(metric) == 0

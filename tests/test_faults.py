@@ -93,6 +93,37 @@ report({{"interrupted": interrupted, "results": results}})
         assert result == expected
 
 
+def test_an_interrupt_inside_compute_loses_no_added_batch(tmp_path):
+    """Ctrl-C during compute() after add_batch (issue 31: 300k segments were lost, and a 55 MB
+    file left): the next compute scores everything added, and no file is left."""
+    outcome = run_scenario(f"""
+metric = evaluate.load(PATH, cache_dir={str(tmp_path)!r})
+predictions, references = random_corpus({BIG}, seed=3)
+for _ in range(4):  # four copies of the corpus, whose BLEU is that of one copy
+    for start in range(0, {BIG}, 1000):
+        metric.add_batch(predictions=predictions[start:start + 1000], references=references[start:start + 1000])
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGALRM, interrupt)
+interrupted = finished = False
+try:
+    signal.setitimer(signal.ITIMER_REAL, 0.02)
+    metric.compute()
+    finished = True
+    time.sleep(5)
+except KeyboardInterrupt:
+    interrupted = True
+signal.setitimer(signal.ITIMER_REAL, 0)
+report({{"interrupted": interrupted and not finished, "result": metric.compute(), "stored": len(metric)}})
+""")
+    assert outcome["interrupted"] and outcome["stored"] == 0
+    once, result = hf_bleu(*random_corpus(BIG, seed=3)), outcome["result"]
+    assert (result["bleu"], result["precisions"]) == (once["bleu"], once["precisions"])
+    assert (result["translation_length"], result["reference_length"]) == \
+        (4 * once["translation_length"], 4 * once["reference_length"])
+    assert [path for path in tmp_path.rglob("*") if path.is_file()] == []
+
+
 def test_a_forked_worker_using_the_metric_leaves_the_parent_exact():
     """A ProcessPoolExecutor worker (fork context, not daemonic) uses the parent's metric on
     other references; the parent's next results are still its own."""

@@ -9,6 +9,7 @@ A token text holds a corpus's tokens as one string: tokens separated by whitespa
 line. The counting engine reads it as bytes, so no string object is made per token.
 """
 
+import collections.abc
 import functools
 from typing import Callable, List, NamedTuple
 
@@ -57,7 +58,7 @@ def signature_name(tokenize) -> str:
     """The tokenizer's name in a signature (``tokenize``: the tokenizing settings)."""
     if callable(tokenize.tokenizer):
         function = tokenize.tokenizer
-        return f"custom({getattr(function, '__name__', type(function).__name__)})"
+        return f"custom({_function_name(function)})"
     return TOKENIZERS[tokenize.tokenizer].signature(tokenize)
 
 
@@ -73,12 +74,35 @@ def _normalized(segments, tokenize):
 def _segment_tokenizer(tokenize):
     """The one place that maps tokenizing settings to a ``str -> list[str]`` function."""
     if callable(tokenize.tokenizer):
-        return tokenize.tokenizer
+        return _checked_callable(tokenize.tokenizer)
     if tokenize.tokenizer == "moses":
         return functools.partial(moses.tokenize_moses, lang=tokenize.lang)
     if tokenize.tokenizer in spm.SPM_MODELS:
         return functools.partial(spm.tokenize_spm, model=tokenize.spm_model)
     return TOKENIZERS[tokenize.tokenizer].function
+
+
+def _checked_callable(function):
+    """A custom tokenizer whose failures name it: an exception it raises becomes a ValueError, and
+    an answer that is not a list of tokens a TypeError (checked token by token where the tokens
+    are read)."""
+
+    def tokenize(segment):
+        try:
+            tokens = function(segment)
+        except Exception as error:
+            raise ValueError(f"the tokenizer {_function_name(function)} raised {type(error).__name__}: {error} "
+                             f"on the segment {segment!r:.80}") from error
+        if isinstance(tokens, (str, bytes)) or not isinstance(tokens, collections.abc.Iterable):
+            raise TypeError(f"a tokenizer must return a list of str, but {_function_name(function)} returned a "
+                            f"{type(tokens).__name__} for the segment {segment!r:.80}: {tokens!r:.80}")
+        return tokens
+
+    return tokenize
+
+
+def _function_name(function) -> str:
+    return getattr(function, "__name__", type(function).__name__)
 
 
 def make_tokenizer(tokenize) -> Callable[[str], List[str]]:

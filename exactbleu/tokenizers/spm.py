@@ -23,12 +23,17 @@ def spm_model_path(tokenizer: str) -> str:
 
 def tokenize_spm(line: str, model: str) -> List[str]:
     """sacrebleu's flores101/flores200: the SentencePiece pieces of the line, by the model file."""
+    return _processor(model).encode(line, out_type=str)
+
+
+def _processor(model: str):
+    """The SentencePiece processor of a model file, loaded once per process."""
     processor = _SPM_PROCESSORS.get(model)
     if processor is None:
         import sentencepiece
 
         processor = _SPM_PROCESSORS.setdefault(model, sentencepiece.SentencePieceProcessor(model_file=model))
-    return processor.encode(line, out_type=str)
+    return processor
 
 
 def signature_name(tokenizer: str, model: str) -> str:
@@ -52,4 +57,8 @@ def checked_model_path(tokenizer: str, model: Optional[str]) -> str:
         raise ValueError(f"tokenizer={tokenizer!r} needs its SentencePiece model, and there is no file {path} "
                          f"({where}): put sacrebleu's {SPM_MODELS[tokenizer][0]} there, or pass spm_model= with "
                          f"its path; this metric downloads nothing")
+    try:  # loaded here, where the option is checked, so a bad file fails before any work
+        _processor(path)
+    except (RuntimeError, OSError) as error:
+        raise ValueError(f"spm_model={model!r} is not a SentencePiece model that loads: {error}") from None
     return path
