@@ -51,7 +51,10 @@ def load_corpus(spec):
     sys.path.insert(0, str(HERE))
     from corpus import make_corpus
 
-    return make_corpus(spec["segments"], spec["references"], seed=spec.get("seed", 0))
+    predictions, references = make_corpus(spec["segments"], spec["references"], seed=spec.get("seed", 0))
+    if spec["kind"] == "paired-synthetic":  # two systems against the same references
+        return [predictions, make_corpus(spec["segments"], 1, seed=1)[0]], references
+    return predictions, references
 
 
 def paired_runner(name):
@@ -66,8 +69,10 @@ def paired_runner(name):
                                                    test_type="bs")()
 
 
-def runner(name):
+def runner(name, kind="synthetic"):
     """A function (predictions, references) -> BLEU in [0, 1], set up outside the timing."""
+    if name in ("ours", "before") and kind == "explain":  # every segment worked out, one at a time
+        return lambda p, r, metric: sum(len(segment["orders"]) for segment in metric.explain(p, r))
     if name in ("ours", "before"):
         # An evaluate module is falsy while it holds no data (its __len__ is 0): test for None.
         return lambda p, r, metric: metric.compute(predictions=p, references=r)["bleu"]
@@ -124,7 +129,8 @@ def background_thread():
 def worker(name, spec, calls):
     """Runs in its own process: times `calls` calls and reports every time and the max RSS."""
     predictions, references = load_corpus(spec)
-    score = paired_runner(name) if spec["kind"] == "paired" else runner(name)
+    paired = spec["kind"].startswith("paired")
+    score = paired_runner(name) if paired else runner(name, spec["kind"])
     stop_thread = background_thread() if spec.get("thread") else None
     times, scores = [], []
     os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
@@ -143,10 +149,10 @@ def worker(name, spec, calls):
         # evaluation follows other work.
         metric = call = None
         gc.collect()
-        metric = evaluate.load(str(metric_root(name) / "bleu_metric.py"), "sacrebleu" if spec["kind"] == "paired" else None)
+        metric = evaluate.load(str(metric_root(name) / "bleu_metric.py"), "sacrebleu" if paired else None)
         call = (lambda p, r: score(p, r, metric)) if name in ("ours", "before") else score
         start = time.perf_counter()
-        if spec["kind"] == "paired":  # every system against the first, one call
+        if paired:  # every system against the first, one call
             call([system for system in predictions], [line for [line] in references])
             scores.append(None)
         elif spec["kind"] == "wmt17":  # the 16 systems against one reference, one call each
@@ -212,6 +218,9 @@ def plan(smoke):
             ("500 × 1 ref, another thread alive", {"kind": "synthetic", "segments": 500, "references": 1,
                                                    "thread": True}, ["ours", "bleuscore"], 1, 1),
             ("paired bootstrap, 2 systems", {"kind": "paired", "systems": 2}, ["ours", "sacrebleu"], 1, 1),
+            ("paired bootstrap, 2 × 20k × 1000 resamples", {"kind": "paired-synthetic", "segments": 20_000,
+                                                             "references": 1}, ["ours"], 1, 1),
+            ("explain, 2k segments, streamed", {"kind": "explain", "segments": 2_000, "references": 1}, ["ours"], 1, 1),
         ]
         return rows, [100, 300]
     rows = [
@@ -227,11 +236,16 @@ def plan(smoke):
         ("50k × 1 ref, same references again", {"kind": "synthetic", "segments": 50_000, "references": 1,
                                                 "again": True}, ["ours", "bleuscore"], 5, 1),
         ("paired bootstrap, WMT17 16 systems × 1000 resamples", {"kind": "paired"}, ["ours", "sacrebleu"], 3, 1),
+        ("paired bootstrap, 2 systems × 1M × 1000 resamples", {"kind": "paired-synthetic", "segments": 1_000_000,
+                                                                "references": 1}, ["ours"], 1, 1),
+        ("explain, 100k segments, streamed", {"kind": "explain", "segments": 100_000, "references": 1}, ["ours"], 1, 1),
     ]
     return rows, [10_000, 100_000, 1_000_000]
 
 
 SCALING_ROUNDS = 3
+# Rows that show memory stays bounded on work the others cannot do at that size: a table of their own.
+BOUNDED_MEMORY_KINDS = ("paired-synthetic", "explain")
 
 
 def main(smoke):
@@ -271,7 +285,7 @@ def compare(before, smoke):
     print("| row | before | after | after / before |\n|---|---|---|---|")
     for label, spec, _, rounds, calls in rows:
         measured = measure_row(spec, ["ours", "before"], rounds, calls)
-        if spec["kind"] != "paired" and measured["ours"]["score"] != measured["before"]["score"]:
+        if not spec["kind"].startswith("paired") and measured["ours"]["score"] != measured["before"]["score"]:
             raise SystemExit(f"{label}: the scores differ: {measured['ours']['score']} against {measured['before']['score']}")
         after, was = measured["ours"]["median"], measured["before"]["median"]
         print(f"| {label} | {was * 1000:.3g} ms | {after * 1000:.3g} ms | {after / was:.2f} |", flush=True)
@@ -295,7 +309,10 @@ def render(results, scaling, scaling_sizes):
         seconds = measured["median"]
         return f"{seconds * 1000:.3g} ms" if seconds < 0.1 else f"{seconds:.2f} s"
 
-    for label, _, measured in results:
+    bounded = [(label, measured) for label, spec, measured in results if spec["kind"] in BOUNDED_MEMORY_KINDS]
+    for label, spec, measured in results:
+        if spec["kind"] in BOUNDED_MEMORY_KINDS:
+            continue
         cells = [fmt(measured[name]) if name in measured else "" for name in IMPLEMENTATIONS]
         ours = measured["ours"]["median"]
         ratio = lambda name: f"{ours / measured[name]['median']:.2f}×" if name in measured else ""  # noqa: E731
@@ -310,6 +327,8 @@ def render(results, scaling, scaling_sizes):
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     ours = [scaling[("ours", size)]["median"] for size in scaling_sizes]
     lines += ["", f"time({scaling_sizes[-1]:,}) / time({scaling_sizes[-2]:,}) for ours: {ours[-1] / ours[-2]:.2f}"]
+    lines += ["", "| bounded memory (ours only) | time | peak memory of the process |", "|---|---|---|"]
+    lines += [f"| {label} | {fmt(measured['ours'])} | {measured['ours']['peak_mb']:.0f} MB |" for label, measured in bounded]
     return "\n".join(lines)
 
 

@@ -17,12 +17,12 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from .counting import ReferenceCache, count
-from .explanation import explain_segments
+from .explanation import Explanations
 from .inputs import check_inputs, reference_lists
 from .options import Settings, _check_int, counted_orders, resolve_settings, signature
 from .scoring import score as score_sums
 from .scoring import score_corpus, sentence_scores, several_weight_sets
-from .significance import PAIRED_TESTS, bootstrap_interval, paired_test_statistics
+from .significance import MAX_SAMPLES, PAIRED_TESTS, bootstrap_interval, paired_test_statistics
 from .sufficient_statistics import Statistics
 from .tokenizers import make_tokenizer
 
@@ -111,7 +111,8 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: References, ba
         baseline: the name of the baseline system; by default the first.
         test: "bootstrap" (paired bootstrap resampling) or "randomization" (paired approximate
             randomization), as sacrebleu's --paired-bs and --paired-ar.
-        n_samples: resamples or trials; by default sacrebleu's 1000 and 10000.
+        n_samples: resamples or trials; by default sacrebleu's 1000 and 10000, at most
+            100,000 (``significance.MAX_SAMPLES``).
         seed: the random seed, sacrebleu's 12345 by default; None draws from the OS.
         preset, **options: as for ``corpus_bleu`` (the "sacrebleu" preset gives sacrebleu's numbers).
     Returns:
@@ -122,13 +123,17 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: References, ba
 
 
 def explain(predictions: Sequence[str], references: References, preset: str = "default",
-            **options) -> List[Dict[str, object]]:
+            **options) -> Explanations:
     """Why this score? One dict per segment: ``prediction_tokens``, ``reference_tokens`` (a list
     per reference), ``reference_length``, ``brevity_penalty``, ``sentence_bleu``, and ``orders``:
     ``{"n", "matches", "total", "ngrams"}`` per order, ``ngrams`` listing each distinct n-gram of
     the prediction, in order of first occurrence, as ``{"ngram": [tokens], "count",
     "max_reference_count"}``. ``total`` is the sum of the counts and ``matches`` the sum of
-    min(count, max_reference_count), as in ``statistics()`` under the same options."""
+    min(count, max_reference_count), as in ``statistics()`` under the same options.
+
+    The result is a sequence that works each segment out when it is read (``explained[i]``, a
+    slice, or a ``for`` loop that streams them), so any corpus fits in memory one segment at a
+    time; inputs and options are checked at once."""
     return explain_with(predictions, references, resolve_settings(preset, **options), Counting())
 
 
@@ -189,7 +194,7 @@ def paired_test_with(systems, references, baseline, test, n_samples, seed, setti
     if test not in PAIRED_TESTS:
         raise ValueError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r}")
     if n_samples is not None:
-        _check_int("n_samples", n_samples, 1)
+        _check_int("n_samples", n_samples, 1, MAX_SAMPLES)
     if seed is not None:
         _check_int("seed", seed, 0)
     if several_weight_sets(settings):
@@ -204,12 +209,11 @@ def paired_test_with(systems, references, baseline, test, n_samples, seed, setti
     return paired_test_statistics(counted, baseline, settings, test, n_samples, seed)
 
 
-def explain_with(predictions, references, settings: Settings, counting: Counting) -> List[Dict[str, object]]:
+def explain_with(predictions, references, settings: Settings, counting: Counting) -> Explanations:
     """``explain`` with checked settings."""
     predictions, references, _ = check_inputs(predictions, references)
-    references = reference_lists(references)
-    statistics = count_statistics(predictions, references, settings, counting)
-    return explain_segments(predictions, references, statistics, make_tokenizer(settings.tokenize), settings)
+    return Explanations(predictions, reference_lists(references), make_tokenizer(settings.tokenize), settings,
+                        counted_orders(settings), counting.max_tokens)
 
 
 def _count_column(columns, name, ndim):

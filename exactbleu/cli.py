@@ -15,7 +15,7 @@ from typing import List, Optional
 from .counting import _CHUNK_SEGMENTS, ReferenceCache, count
 from .options import DECLARED, PRESETS, STAGE_OF, _check_int, counted_orders, resolve_settings, signature
 from .scoring import SMOOTH_DEFAULTS, sacrebleu_percent, score
-from .significance import PAIRED_TESTS, paired_test_statistics
+from .significance import MAX_SAMPLES, PAIRED_TESTS, paired_test_statistics
 from .version import __version__
 
 # "hf" and "default" are the same preset: Hugging Face's bleu.
@@ -56,17 +56,17 @@ def _parser(prog):
                         help="accepted for sacrebleu's scripts: this command line never warns about tokenized input")
     parser.add_argument("-ci", "--confidence", action="store_true", help="the 95%% bootstrap interval, as sacrebleu")
     parser.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N",
-                        help="its resamples (default: 1000)")
+                        help=f"its resamples (default: 1000, at most {MAX_SAMPLES:,})")
     paired = parser.add_mutually_exclusive_group()
     paired.add_argument("-pbs", "--paired-bs", dest="paired", action="store_const", const="bootstrap",
                         help="paired bootstrap resampling of each system against the first, as sacrebleu")
     paired.add_argument("-par", "--paired-ar", dest="paired", action="store_const", const="randomization",
                         help="paired approximate randomization of each system against the first, as sacrebleu")
     parser.add_argument("-pbsn", "--paired-bs-n", type=int, default=PAIRED_TESTS["bootstrap"], metavar="N",
-                        help=f"bootstrap resamples (default: {PAIRED_TESTS['bootstrap']})")
+                        help=f"bootstrap resamples (default: {PAIRED_TESTS['bootstrap']}, at most {MAX_SAMPLES:,})")
     parser.add_argument("-parn", "--paired-ar-n", type=int, default=PAIRED_TESTS["randomization"], metavar="N",
-                        help=f"randomization trials (default: {PAIRED_TESTS['randomization']})")
-    parser.add_argument("--paired-n", type=int, metavar="N", help="resamples or trials of either test")
+                        help=f"randomization trials (default: {PAIRED_TESTS['randomization']}, at most {MAX_SAMPLES:,})")
+    parser.add_argument("--paired-n", type=int, metavar="N", help=f"resamples or trials of either test (at most {MAX_SAMPLES:,})")
     parser.add_argument("-j", "--paired-jobs", type=int, default=1, metavar="N",
                         help="accepted for sacrebleu's scripts: the tests run on statistics, in this process")
     parser.add_argument("-f", "--format", choices=["json", "text"], default="json",
@@ -115,6 +115,9 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
     except (CommandLineError, ValueError, TypeError) as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: a word, not a traceback, and the shell's status for it
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -128,16 +131,17 @@ def _settings(arguments):
     if arguments.sentence_level and preset == "sacrebleu" and "effective_order" not in options:
         options["effective_order"] = True  # sacrebleu's -sl turns it on
     if arguments.confidence:
-        _check_int("--confidence-n", arguments.confidence_n, 1)
+        _check_int("--confidence-n", arguments.confidence_n, 1, MAX_SAMPLES)
         options["n_bootstrap"] = arguments.confidence_n
     _check_int("--width", arguments.width, 0)
     _check_int("--num-refs", arguments.num_refs, 1)
     if arguments.paired:
-        n_samples = arguments.paired_n
+        flag, n_samples = "--paired-n", arguments.paired_n
         if n_samples is None:
-            n_samples = arguments.paired_bs_n if arguments.paired == "bootstrap" else arguments.paired_ar_n
-        _check_int("--paired-n", n_samples, 1)
-        arguments.paired_n = n_samples
+            bootstrap = arguments.paired == "bootstrap"
+            flag = "--paired-bs-n" if bootstrap else "--paired-ar-n"
+            n_samples = arguments.paired_bs_n if bootstrap else arguments.paired_ar_n
+        arguments.paired_n = _check_int(flag, n_samples, 1, MAX_SAMPLES)
     return resolve_settings(preset, **options)
 
 

@@ -16,6 +16,7 @@ from typing import Dict, Optional, Tuple
 
 import numpy as np
 
+from .significance import MAX_SAMPLES
 from .scoring import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTH_DEFAULTS, weight_sets
 from .tokenizers import MECAB, SPM_MODELS, TOKENIZERS, mecab, rstripped_by_default, signature_name, spm
 from .version import __version__
@@ -68,7 +69,8 @@ DECLARED = (
            ("--effective-order",), {"action": "store_const", "const": True}),
     Option("sentence_level", "output", False, 'adds `sentence_bleu`: one score per prediction, same settings'),
     Option("signature", "output", False, 'adds `signature`, naming every setting that can change the score'),
-    Option("n_bootstrap", "output", 0, 'adds `bleu_ci`: the 95% bootstrap interval, resampled as sacrebleu does',
+    Option("n_bootstrap", "output", 0, 'adds `bleu_ci`: the 95% bootstrap interval, resampled as sacrebleu does; at '
+           'most 100,000 (`MAX_SAMPLES`)',
            ("--n-bootstrap",), {"type": int, "metavar": "N"}),
     Option("bootstrap_seed", "output", 12345, "the seed of `n_bootstrap`'s resampling, and of the paired tests",
            ("--bootstrap-seed",), {"type": int}, none_is_a_choice=True),
@@ -310,7 +312,7 @@ def resolve_settings(preset: str = "default", defaults: Optional[Dict[str, objec
     if merged["effective_order"] and weights is not None:
         raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
 
-    merged["n_bootstrap"] = _check_int("n_bootstrap", merged["n_bootstrap"], 0)
+    merged["n_bootstrap"] = _check_int("n_bootstrap", merged["n_bootstrap"], 0, MAX_SAMPLES)
     if merged["bootstrap_seed"] is not None:
         merged["bootstrap_seed"] = _check_int("bootstrap_seed", merged["bootstrap_seed"], 0)
     settings = Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})

@@ -4,13 +4,44 @@ sacrebleu's bootstrap confidence interval and its paired tests (its ``significan
 resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized twice.
 """
 
+import math
 from statistics import mean as correctly_rounded_mean
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 import numpy as np
 
 from .scoring import NLTK_SMOOTHING, SMOOTH_DEFAULTS, sacrebleu_percent, score, score_corpus
 from .sufficient_statistics import Statistics
+
+
+# The most resamples or trials one call may ask for: 100 times sacrebleu's 1000 resamples and 10
+# times its 10000 trials. Memory stays bounded whatever the number; this bounds the time.
+MAX_SAMPLES = 100_000
+# How many random draws one block of resamples or trials holds: about 100 MB of work arrays at
+# once, whatever the corpus and the number of samples.
+_DRAWS_PER_BLOCK = 1 << 22
+
+
+def bootstrap_draws(segments: int, n_samples: int, seed: Optional[int]) -> Iterator[np.ndarray]:
+    """sacrebleu's bootstrap resamples, ``default_rng(seed).choice(segments, size=(n_samples,
+    segments))``, a block of resamples at a time, each row as how many times it draws each segment
+    (float64, so a matrix product with the statistics columns sums a block in one exact step).
+
+    Drawing the rows block by block gives the same numbers as drawing them at once: numpy makes
+    each of these draws from whole 64-bit words, and carries nothing over between calls."""
+    rng = np.random.default_rng(seed)
+    block = max(1, _DRAWS_PER_BLOCK // segments)
+    for start in range(0, n_samples, block):
+        rows = min(block, n_samples - start)
+        drawn = rng.choice(segments, size=(rows, segments), replace=True)
+        drawn += np.arange(rows)[:, None] * segments
+        yield np.bincount(drawn.ravel(), minlength=rows * segments).reshape(rows, segments).astype(np.float64)
+
+
+def resampled_sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The column sums of each resample in a block of ``bootstrap_draws``, as int64. Exact: every
+    partial sum is a whole number below 2**53."""
+    return np.rint(draws @ columns.astype(np.float64)).astype(np.int64)
 
 
 def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
@@ -20,11 +51,25 @@ def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
     plus or minus half the distance between the sorted scores at n_bootstrap//40 and
     n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
     """
-    rows, n_bootstrap, n = statistics.array, settings.output.n_bootstrap, len(statistics)
-    samples = np.random.default_rng(settings.output.bootstrap_seed).choice(n, size=(n_bootstrap, n), replace=True)
-    scores = sorted(score_corpus(Statistics(rows[sample], statistics.orders), settings)["bleu"] for sample in samples)
+    n_bootstrap = settings.output.n_bootstrap
+    columns = statistics.columns(denominators=settings.scoring.smooth_method in NLTK_SMOOTHING)
+    scores = sorted(score(statistics.sums_of(sums), settings)["bleu"]
+                    for draws in bootstrap_draws(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
+                    for sums in resampled_sums(draws, columns).tolist())
     cut = n_bootstrap // 40
     return [scores[cut], scores[n_bootstrap - cut - 1]]
+
+
+def randomization_swaps(segments: int, n_samples: int, seed: Optional[int]) -> Iterator[np.ndarray]:
+    """sacrebleu's approximate randomization trials, ``default_rng(seed).integers(2, size=(n_samples,
+    segments), dtype=bool)`` (whether each trial swaps each segment), a block of trials at a time.
+    numpy makes 32 of these draws from each 32-bit word, so a block of a whole number of words
+    gives the same numbers as drawing them at once."""
+    rng = np.random.default_rng(seed)
+    words = 32 // math.gcd(32, segments)  # trials per block must make a multiple of 32 draws
+    block = max(words, _DRAWS_PER_BLOCK // segments // words * words)
+    for start in range(0, n_samples, block):
+        yield rng.integers(2, size=(min(block, n_samples - start), segments), dtype=bool)
 
 
 # Is system B really better than A? sacrebleu's paired tests (its significance.py), on statistics:
@@ -51,8 +96,12 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         sacrebleu). In sacrebleu's convention the test runs on its 0-100 scale, its resampled
         sums in float32 as it has them, and mean and ci are divided by 100 like the score.
         ``percent=True`` gives score, mean and ci on 0..100 instead: sacrebleu's own numbers in
-        its convention, 100 times the score in the others (for the command line). The mean is numpy's, as in sacrebleu's paired test; ``exact_mean=True``
-        takes ``statistics.mean``, as sacrebleu's single-system interval (its ``-ci``) does.
+        its convention, 100 times the score in the others (for the command line). The mean is
+        numpy's, as in sacrebleu's paired test; ``exact_mean=True`` takes ``statistics.mean``, as
+        sacrebleu's single-system interval (its ``-ci``) does.
+
+    The resamples and trials are drawn a block at a time (``bootstrap_draws``,
+    ``randomization_swaps``), so memory stays bounded whatever the corpus and ``n_samples``.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
     on_percent_scale = settings.scoring.smooth_method in SMOOTH_DEFAULTS
@@ -79,14 +128,12 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
                       "p_value": None, "mean": None, "ci": None}
                for name, statistics in systems.items()}
     if test == "bootstrap":
-        # Each resample, as how many times it draws each segment: its sums are counts @ columns.
-        drawn = np.random.default_rng(seed).choice(segments, size=(n_samples, segments), replace=True)
-        counts = np.bincount((np.arange(n_samples)[:, None] * segments + drawn).ravel(),
-                             minlength=n_samples * segments).reshape(n_samples, segments)
-        resampled = {}
-        for name, system_columns in columns.items():
-            sums = counts @ system_columns
-            resampled[name] = np.array([compared(row) for row in (sums.astype(np.float32) if on_percent_scale else sums)])
+        resampled = {name: [] for name in columns}
+        for draws in bootstrap_draws(segments, n_samples, seed):
+            for name, system_columns in columns.items():
+                sums = resampled_sums(draws, system_columns)
+                resampled[name] += [compared(row) for row in (sums.astype(np.float32) if on_percent_scale else sums)]
+        for name in columns:
             ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
             cut = n_samples // 40
             mean = correctly_rounded_mean(ordered.tolist()) if exact_mean else float(ordered.mean())
@@ -94,7 +141,7 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
             results[name]["ci"] = shown(float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])))
         for name in columns:
             if name != baseline:
-                differences = np.abs(resampled[name] - resampled[baseline])
+                differences = np.abs(np.array(resampled[name]) - np.array(resampled[baseline]))
                 results[name]["p_value"] = _p_value(differences - differences.mean(),
                                                     abs(totals[baseline] - totals[name]))
     else:
@@ -102,12 +149,11 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
             if name == baseline:
                 continue
             # Each trial swaps a random half of the segments between the two systems.
-            swapped = np.random.default_rng(seed).integers(2, size=(n_samples, segments), dtype=bool)
             both = columns[baseline].sum(axis=0) + system_columns.sum(axis=0)
             difference = (columns[baseline] - system_columns).astype(np.float64)  # exact: sums stay below 2**53
             trials = []
-            for start in range(0, n_samples, 1000):
-                first = (system_columns.sum(axis=0) + swapped[start : start + 1000] @ difference).round().astype(np.int64)
+            for swapped in randomization_swaps(segments, n_samples, seed):
+                first = (system_columns.sum(axis=0) + swapped @ difference).round().astype(np.int64)
                 trials += [abs(compared(a) - compared(b)) for a, b in zip(first, both - first)]
             results[name]["p_value"] = _p_value(np.array(trials), abs(totals[baseline] - totals[name]))
     return results

@@ -177,3 +177,44 @@ def test_a_failed_distributed_compute_keeps_the_gathered_data_on_rank_0_and_remo
     assert "max_tokens" in outcome and other_outcome == "no error"  # rank 1 hands its data over and is done
     assert result == hf_bleu(predictions, references)
     assert files == []
+
+
+# Item 6: every error is a ValueError or TypeError naming the argument; no unbounded sample counts.
+
+
+def test_a_custom_tokenizer_that_fails_gets_an_error_naming_it(bleu):
+    with pytest.raises(TypeError, match="none_tokenizer returned a NoneType"):
+        bleu.compute(predictions=["a b"], references=["a b"], tokenizer=none_tokenizer)
+    with pytest.raises(ValueError, match="raising_tokenizer raised ZeroDivisionError: this tokenizer fails"):
+        bleu.compute(predictions=["a b"], references=["a b"], tokenizer=raising_tokenizer)
+
+
+def test_a_spm_model_that_does_not_load_is_a_value_error_naming_spm_model(bleu):
+    with pytest.raises(ValueError, match="spm_model='/etc/passwd' is not a SentencePiece model"):
+        bleu.compute(predictions=["a b"], references=["a b"], tokenizer="flores101", spm_model="/etc/passwd")
+
+
+def test_sample_counts_have_an_upper_bound(bleu):
+    import exactbleu
+
+    with pytest.raises(ValueError, match="n_bootstrap must be an int >= 0 of at most 100000, got 100001"):
+        bleu.compute(predictions=["a b"], references=["a b"], n_bootstrap=100_001)
+    with pytest.raises(ValueError, match="n_samples must be a positive int of at most 100000, got 100000000"):
+        exactbleu.paired_test({"a": ["a b"], "b": ["a c"]}, ["a b"], n_samples=10**8)
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--paired-bs", "--paired-n", "100000000"], "--paired-n must be a positive int of at most 100000"),
+    (["--paired-ar", "-parn", "100000000"], "--paired-ar-n must be a positive int of at most 100000"),
+    (["-ci", "-cin", "100000000"], "--confidence-n must be a positive int of at most 100000"),
+    (["--tokenize", "flores101", "--spm-model", "/etc/passwd"], "is not a SentencePiece model"),
+])
+def test_the_command_line_prints_a_message_not_a_traceback(tmp_path, flags, words):
+    reference, system = tmp_path / "ref", tmp_path / "hyp"
+    reference.write_text("the cat sat\na dog ran\n")
+    system.write_text("the cat sat\na dog ran far\n")
+    systems = [str(system), str(system)] if "--paired-bs" in flags or "--paired-ar" in flags else [str(system)]
+    completed = subprocess.run([sys.executable, "-m", "exactbleu", str(reference), "-i", *systems, *flags],
+                               capture_output=True, text=True, timeout=60, cwd=METRIC_PATH.rsplit("/", 1)[0])
+    assert completed.returncode == 1 and "Traceback" not in completed.stderr
+    assert words in completed.stderr and len(completed.stderr.strip().splitlines()) == 1

@@ -2,6 +2,7 @@
 bootstrap resampling and paired approximate randomization; the same statistics for any other
 convention, checked against a plain restatement of the test on HF's algorithm."""
 
+import json
 import math
 import random
 
@@ -116,3 +117,75 @@ def test_errors_name_the_argument(bleu, arguments, words):
         bleu.paired_test(**call)
     for word in words:
         assert word in str(raised.value)
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "randomization"])
+def test_resampling_in_small_blocks_draws_sacrebleus_numbers(sacrebleu_preset, wmt17, monkeypatch, test):
+    """The resamples and trials are drawn a block at a time (memory stays bounded); blocks of a
+    few samples, of an odd size, must give sacrebleu's numbers still."""
+    import exactbleu.significance
+
+    monkeypatch.setattr(exactbleu.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
+    names = ["KIT.4950", "FBK.4870"]
+    systems = {name: wmt17["systems"][name][:333] for name in names}
+    references = wmt17["reference"][:333]
+    ours = sacrebleu_preset.paired_test(systems, references, test=test, n_samples=250)
+    _, theirs = PairedTest(list(systems.items()), {"BLEU": BLEU()}, [references],
+                           test_type={"bootstrap": "bs", "randomization": "ar"}[test], n_samples=250)()
+    assert_same_as_sacrebleu(ours, theirs)
+    interval = sacrebleu_preset.compute(predictions=systems["KIT.4950"], references=references, n_bootstrap=250)
+    sacrebleu = BLEU()
+    sacrebleu.corpus_score(systems["KIT.4950"], [references], n_bootstrap=250)  # the -ci interval
+    one_block = exactbleu.significance._DRAWS_PER_BLOCK
+    monkeypatch.setattr(exactbleu.significance, "_DRAWS_PER_BLOCK", 1 << 22)
+    assert one_block != 1 << 22
+    assert interval["bleu_ci"] == sacrebleu_preset.compute(predictions=systems["KIT.4950"], references=references,
+                                                           n_bootstrap=250)["bleu_ci"]
+
+
+_PEAK_MEMORY = """
+import json, sys
+sys.path.insert(1, "tests")
+import exactbleu  # this checkout's, from the working folder
+from oracles import random_corpus
+
+def kilobytes(field):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field + ":"))
+
+predictions, references = random_corpus({segments}, seed=5)
+other = random_corpus({segments}, seed=6)[0]
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")  # the peak (VmHWM) starts again from here
+before = kilobytes("VmRSS")
+{work}
+print(json.dumps((kilobytes("VmHWM") - before) // 1024))
+"""
+
+
+def peak_memory_mb(segments, work):
+    """How far a call raises the peak memory of a fresh process (MB), on a random corpus."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    completed = subprocess.run([sys.executable, "-c", _PEAK_MEMORY.format(segments=segments, work=work)],
+                               capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return json.loads(completed.stdout.splitlines()[-1])
+
+
+def test_a_paired_bootstrap_runs_in_bounded_memory():
+    """100k segments x 1000 resamples: the resamples as one matrix took 1.6 GB and more (1M
+    segments would take 16 GB); drawn a block at a time, they take a bounded few hundred MB."""
+    grown = peak_memory_mb(100_000, "exactbleu.paired_test({'a': predictions, 'b': other}, references)")
+    assert grown < 400, grown
+
+
+def test_explain_streams_in_bounded_memory():
+    """explain() of 2,000 long segments, read one at a time: materialised, they took about 1 KB
+    per token; worked out when read, the memory of one segment."""
+    grown = peak_memory_mb(2_000, "sum(len(e['orders']) for e in exactbleu.explain("
+                                  "[p * 8 for p in predictions], [[r[0] * 8] for r in references]))")
+    assert grown < 30, grown
