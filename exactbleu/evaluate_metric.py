@@ -235,9 +235,10 @@ class Bleu(evaluate.Metric):
         return tokens
 
     def _lock(self):
-        """This process's lock of the object. evaluate's writer, the Arrow file under it, is not
-        safe from threads: from 8 threads at once, batches were lost or Arrow raised. So add,
-        add_batch and compute on one object take turns."""
+        """This process's lock of the object: add, add_batch and compute on one object take turns,
+        so a compute scores every batch added before it and none twice. (evaluate's own store,
+        still used in distributed mode, is not safe from threads either: from 8 threads at once,
+        batches were lost or Arrow raised.)"""
         return self._of_this_process("_object_lock", threading.RLock)
 
     def __len__(self):
