@@ -8,28 +8,55 @@ signature. The same computation is the API endpoint `/compute`:
 
     from gradio_client import Client
     Client(url).predict("the cat sat", "the cat sat on the mat", api_name="/compute")
+
+Every request is checked and priced before any of its work runs (issue 31): its size, its tokens
+and the seconds it may take, estimated from its characters, lines and periods with prices measured
+per tokenizer (`python benchmarks/load.py prices`). Cheap requests run here, two at a time; dear
+ones run one at a time in a worker process of their own, at low priority, which is killed when the
+client goes away. Connections that send nothing, or send slowly, are closed.
 """
 
+import asyncio
+import collections
+import contextlib
+import heapq
 import html
+import itertools
 import os
+import pickle
+import re
+import struct
+import subprocess
+import sys
+import time
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
-import evaluate
 import gradio as gr
 import pandas as pd
+import uvicorn
+from fastapi import FastAPI
 from starlette.middleware import Middleware
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from exactbleu.options import DEFAULTS, OPTION
+from exactbleu import api
+from exactbleu.engine import _max_token_bits
+from exactbleu.inputs import check_inputs, reference_lists
+from exactbleu.options import DEFAULTS, OPTION, resolve_settings
 from exactbleu.scoring import NLTK_SMOOTHING, SMOOTH_DEFAULTS
 from exactbleu.significance import PAIRED_TESTS
 from exactbleu.tokenizers.spm import SPM_MODELS, spm_model_path
 
-METRIC_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bleu_metric.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
 # What one request may hold: every limit is checked before the work it guards.
 MAX_LINES = 100_000
 MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
 MAX_REQUEST_BYTES = MAX_BYTES + 1_000_000  # the text plus room for its JSON encoding
-MAX_TOKENS = 1_000_000  # predictions and references together: about a second and 400 MB at worst
+MAX_TOKENS = 1_000_000  # at most this many, counted before tokenizing as characters other than spaces
+MAX_SECONDS = 5.0  # of work, estimated before any of it runs (see PRICES)
+MAX_EXPLAIN_TOKENS = 1_000  # in the line the page explains, prediction and references together
 MAX_ORDER = 8  # the page's slider; the library takes up to exactbleu.options.MAX_ORDER
+MAX_COMPARE_LINES = 10_000  # the resamples are matrices of samples x lines
+QUEUE_SIZE = 128  # requests waiting in Gradio's queue, each up to MAX_REQUEST_BYTES
 # A SentencePiece tokenizer only where its model is on this machine (nothing is downloaded).
 TOKENIZERS = [name for name in OPTION["tokenizer"].choices if name not in SPM_MODELS or os.path.isfile(spm_model_path(name))]
 REF_LENGTHS = list(OPTION["ref_length"].choices)
@@ -55,10 +82,105 @@ EXAMPLE_REFERENCES_2 = "\n".join([
     "Morning Transformers",
     "People are very excited about new Transformers",
 ])
+EXAMPLE_SYSTEM_B = "\n".join([
+    "HuggingFace Transformers are fast and efficient",
+    "Good Morning Transformers",
+    "People are waiting for new Transformers",
+])
 
 
 class InputError(ValueError):
     """Input the page can explain: shown as a message, never as a stack trace."""
+
+
+# Prices: seconds of work on the Space's 2-core machine, measured by `python benchmarks/load.py
+# prices` on the dearest inputs found for each tokenizer, times about 2 (the same input measured
+# twice as slow on another day of this shared machine). Each input's whole time is charged to one
+# term, so a mix of them is priced at least at its cost.
+class Price(NamedTuple):
+    """What tokenizing costs, per character and per line, and for two known blow-ups: sacremoses
+    checks each token that ends in a period against its whole alphabet (up to 1 ms a token, as in
+    "1.2."), and MeCab groups a run of unknown characters in quadratic time (7 s for a run of
+    80,000), charged per squared length of each run of RUN_LENGTH or more characters without a
+    space or line break."""
+
+    character: float
+    line: float
+    period: float = 0.0
+    run: float = 0.0
+
+
+RUN_LENGTH = 256  # shorter runs cost MeCab at most RUN_LENGTH * run per character, in `character`
+PRICES = {
+    "13a": Price(character=0.3e-6, line=7.5e-6),
+    "intl": Price(character=1e-6, line=13.5e-6),
+    "zh": Price(character=2.9e-6, line=22e-6),
+    "char": Price(character=0.2e-6, line=8e-6),
+    "none": Price(character=0.05e-6, line=9e-6),
+    "moses": Price(character=12e-6, line=52e-6, period=0.8e-3),
+    "ja-mecab": Price(character=2e-6, line=10e-6, run=1.3e-9),
+    "ko-mecab": Price(character=2e-6, line=10e-6, run=2.2e-9),
+    **{name: Price(character=4e-6, line=30e-6) for name in SPM_MODELS},
+}
+# Counting n-grams, per token, by max order (index 0 is order 1): in packed integer keys, or by
+# the definition where a segment's references hold too many distinct tokens for the keys (see
+# `exactbleu/engine.py`): a segment whose references have fewer characters cannot.
+PACKED_PRICE = (0.46e-6, 0.48e-6, 0.62e-6, 0.66e-6, 0.78e-6, 0.72e-6, 0.78e-6, 0.54e-6)
+DEFINITION_PRICE = (0.46e-6, 0.34e-6, 3e-6, 5e-6, 5.1e-6, 5.5e-6, 5.5e-6, 6.4e-6)
+EXPLAIN_PRICE = 0.1e-6  # per token and order: explain() builds a dict per n-gram
+# The paired tests resample per line: (seconds, seconds per line), by test, at its default samples.
+PAIRED_PRICES = {"bootstrap": (0.023, 93e-6), "randomization": (0.38, 58e-6)}
+LIGHT_SECONDS = 0.25  # a request priced at most this runs in the server; a dearer one in a worker
+
+
+class Cost(NamedTuple):
+    """What a request may cost, known before any of its work runs."""
+
+    tokens: int  # at most this many tokens: characters other than spaces and line breaks
+    seconds: float  # at most about this much work, by PRICES
+    why: str  # what the price is made of, for a message
+
+
+# A run starts only after a space, a line break or the start: so the search is linear in the text.
+_LONG_RUN = re.compile(f"(?<![^ \n])[^ \n]{{{RUN_LENGTH},}}")
+
+
+def cost_of(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: str, max_order: int) -> Cost:
+    """The cost of tokenizing and counting these segments (``references``: a list per
+    prediction) with this tokenizer up to this order. Every named tokenizer gives at most a token
+    per character that is not a space or a line break; this counts those, never a token."""
+    price, packed_limit = PRICES[tokenizer], 1 << _max_token_bits(max_order)
+    text = "\n".join(itertools.chain(predictions, itertools.chain.from_iterable(references)))
+    lines = len(predictions) + sum(map(len, references))
+    characters = len(text) - (lines - 1)
+    tokens = characters - text.count(" ")
+    periods = text.count(".") if price.period else 0
+    runs = [match.end() - match.start() for match in _LONG_RUN.finditer(text)] if price.run else []
+    reference_lengths = [sum(map(len, segment)) for segment in references]
+    unpacked = sum(len(prediction) + length for prediction, length in zip(predictions, reference_lengths)
+                   if length >= packed_limit)
+    seconds = (characters * price.character + lines * price.line + periods * price.period
+               + sum(run * run for run in runs) * price.run
+               + tokens * PACKED_PRICE[max_order - 1] + unpacked * DEFINITION_PRICE[max_order - 1])
+    why = f"{characters:,} characters in {lines:,} lines"
+    if periods:
+        why += f", {periods:,} periods"
+    if runs:
+        why += f", a run of {max(runs):,} characters without a space"
+    return Cost(tokens, seconds, why)
+
+
+def checked_cost(cost: Cost, tokenizer: str, limit: int = MAX_TOKENS, what: str = "the texts") -> Cost:
+    """``cost``, if the Space takes it; else a message saying what is over which limit."""
+    if cost.tokens > limit:
+        raise InputError(f"{what} hold up to {cost.tokens:,} tokens (any character but a space or a line break "
+                         f"may be one), more than the {limit:,} the Space takes; score big corpora with the command "
+                         f"line, `python -m exactbleu`")
+    if cost.seconds > MAX_SECONDS:
+        raise InputError(f"{what} would take up to {cost.seconds:.1f} s with tokenizer {tokenizer!r} ({cost.why}); "
+                         f"the Space takes requests of up to {MAX_SECONDS:g} s: send fewer lines, choose a cheaper "
+                         f"tokenizer, or use the command line, `python -m exactbleu`")
+    return cost
 
 
 def lines_of(text, name):
@@ -72,6 +194,14 @@ def lines_of(text, name):
     return lines
 
 
+def checked_size(texts, advice):
+    """The texts (None as ""), if they are at most MAX_BYTES together."""
+    texts = [text or "" for text in texts]
+    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:  # bad Unicode: the library says
+        raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; {advice}")
+    return texts
+
+
 def checked_max_order(value):
     """The page's max_order as an int: a whole number on the slider's range, or a message."""
     if isinstance(value, float) and value.is_integer():
@@ -81,75 +211,386 @@ def checked_max_order(value):
     return value
 
 
-def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
-          max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"], lowercase=False):
-    """Score newline-separated predictions against one to three newline-separated reference sets.
-
-    Returns the metric's result dict, with per-sentence scores and the signature.
-    """
-    return score_lines(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-                       ref_length, lowercase)[0]
+def checked_tokenizer(value):
+    """A tokenizer the page offers: the API takes no other (a SentencePiece one without its model
+    would answer with the server's folders)."""
+    if value not in TOKENIZERS:
+        raise InputError(f"tokenizer must be one of {TOKENIZERS}, got {value!r:.40}")
+    return value
 
 
-def score_lines(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
-                lowercase):
-    """``score``, with the prediction lines and the first reference set's lines it scored."""
-    max_order = checked_max_order(max_order)
-    texts = [text or "" for text in (predictions, references, references_2, references_3)]
-    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:  # bad Unicode: the metric says
-        raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; score big corpora "
-                         f"with the command line")
-    prediction_lines = lines_of(predictions or "", "Predictions")
+def checked_choice(name, value, choices):
+    if value not in choices:
+        raise InputError(f"{name} must be one of {list(choices)}, got {value!r:.40}")
+    return value
+
+
+def settings_of(preset="default", **options):
+    """The library's settings for these options, its message as the page's."""
+    try:
+        return resolve_settings(preset, **options)
+    except (ValueError, TypeError) as error:
+        raise InputError(str(error)) from None
+
+
+def checked_segments(predictions, references):
+    """The library's own check of the texts (valid Unicode), its message as the page's."""
+    try:
+        predictions, references, _ = check_inputs(predictions, references)
+    except (ValueError, TypeError) as error:
+        raise InputError(str(error)) from None
+    return predictions, reference_lists(references)
+
+
+class Job(NamedTuple):
+    """A request's work, ``finish(function(*arguments))``, and its cost. The functions are the
+    library's or builtins, so a worker process finds them by name."""
+
+    function: Callable
+    arguments: tuple
+    cost: Cost
+    finish: Callable = None  # for a result that is not plain data, such as explain's lazy sequence
+
+
+def score_job(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+              lowercase):
+    """The job of scoring newline-separated predictions against one to three newline-separated
+    reference sets, as the metric's compute (sentence scores and signature included), checked and
+    priced; with the prediction lines and the first reference set's lines."""
+    max_order, tokenizer = checked_max_order(max_order), checked_tokenizer(tokenizer)
+    smoothing = checked_choice("smoothing", smoothing, SMOOTHING)
+    texts = checked_size((predictions, references, references_2, references_3),
+                         "score big corpora with the command line")
+    prediction_lines = lines_of(texts[0], "Predictions")
     if not prediction_lines:
         raise InputError("Predictions is empty: give one prediction per line")
     reference_sets = []
-    for name, text in (("References", references), ("References (second set)", references_2),
-                       ("References (third set)", references_3)):
-        if name == "References" or (text or "").strip():
-            lines = lines_of(text or "", name)
+    for name, text in (("References", texts[1]), ("References (second set)", texts[2]),
+                       ("References (third set)", texts[3])):
+        if name == "References" or text.strip():
+            lines = lines_of(text, name)
             if len(lines) != len(prediction_lines):
                 raise InputError(f"{name} has {len(lines):,} lines but Predictions has "
                                  f"{len(prediction_lines):,}: give one reference per prediction, line by line")
             reference_sets.append(lines)
-    if smoothing not in SMOOTHING:
-        raise InputError(f"smoothing must be one of {list(SMOOTHING)}, got {smoothing!r}")
-    # A new metric for every request: no state is shared between users. One thread: the web
-    # server already runs requests in threads of its own.
-    metric = evaluate.load(METRIC_PATH, threads=1, max_tokens=MAX_TOKENS)
+    settings = settings_of(tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
+                           sentence_level=True, signature=True, **SMOOTHING[smoothing])
+    predictions_checked, references_checked = checked_segments(prediction_lines, list(map(list, zip(*reference_sets))))
+    cost = checked_cost(cost_of(predictions_checked, references_checked, tokenizer, max_order), tokenizer)
+    # One thread: the server runs requests side by side already. MAX_TOKENS again, as the library's own guard.
+    job = Job(api.result_of, (predictions_checked, references_checked, settings, api.Counting(None, 1, MAX_TOKENS)),
+              cost)
+    return job, prediction_lines, reference_sets[0]
+
+
+def explain_job(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                lowercase, line):
+    """The job of the metric's explain() of one line (0-based) of the page's texts, under the
+    page's options: a line of at most MAX_EXPLAIN_TOKENS, so its page stays small."""
+    max_order, tokenizer = checked_max_order(max_order), checked_tokenizer(tokenizer)
+    smoothing = checked_choice("smoothing", smoothing, SMOOTHING)
+    texts = checked_size((predictions, references, references_2, references_3), "explain a line in Python")
+    names = ("Predictions", "References", "References (second set)", "References (third set)")
+    lines = [lines_of(text, name) for name, text in zip(names, texts)
+             if name in ("Predictions", "References") or text.strip()]  # the sets score_job takes
+    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
+        raise InputError(f"the selected row must be a row of the table, got {line!r:.20}")
+    if any(len(these) <= line for these in lines):
+        raise InputError(f"there is no line {line + 1} in the texts now: compute again, then select a row")
+    prediction, segment_references = lines[0][line], [these[line] for these in lines[1:]]
+    settings = settings_of(tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
+                           **SMOOTHING[smoothing])
+    checked_segments([prediction], [segment_references])
+    cost = cost_of([prediction], [segment_references], tokenizer, max_order)
+    # explain() tokenizes twice, and makes a dict per n-gram of every order.
+    cost = cost._replace(seconds=2 * cost.seconds + cost.tokens * max_order * EXPLAIN_PRICE)
+    checked_cost(cost, tokenizer, MAX_EXPLAIN_TOKENS, f"line {line + 1} (its prediction and references)")
+    return Job(api.explain_with, ([prediction], [segment_references], settings, api.Counting(None, 1, MAX_TOKENS)),
+               cost, list)
+
+
+def compare_job(baseline, system, references, tokenizer, test):
+    """The job of sacrebleu's paired test of the second system against the baseline, checked and priced."""
+    tokenizer, test = checked_tokenizer(tokenizer), checked_choice("test", test, PAIRED_TESTS)
+    texts = checked_size((baseline, system, references), "compare big corpora with the command line (--paired-bs)")
+    systems = {"baseline": lines_of(texts[0], "Baseline system"), "system": lines_of(texts[1], "Second system")}
+    reference_lines = lines_of(texts[2], "References for both")
+    for name, lines in (("Baseline system", systems["baseline"]), ("Second system", systems["system"])):
+        if not lines:
+            raise InputError(f"{name} is empty: give one prediction per line")
+        if len(lines) != len(reference_lines):
+            raise InputError(f"{name} has {len(lines):,} lines but References for both has {len(reference_lines):,}: "
+                             f"give one reference per prediction, line by line")
+    if len(reference_lines) > MAX_COMPARE_LINES:
+        raise InputError(f"the comparison takes at most {MAX_COMPARE_LINES:,} lines; use the command line for more")
+    settings = settings_of("sacrebleu", tokenizer=tokenizer)
+    for lines in systems.values():
+        checked_segments(lines, reference_lines)
+    # Each system is counted against the references: they are tokenized twice.
+    cost = cost_of(systems["baseline"] + systems["system"], [[reference] for reference in reference_lines] * 2,
+                   tokenizer, settings.statistics.max_order)
+    fixed, per_line = PAIRED_PRICES[test]
+    cost = checked_cost(cost._replace(seconds=cost.seconds + fixed + per_line * len(reference_lines)), tokenizer)
+    return Job(api.paired_test_with, (systems, reference_lines, None, test, None, 12345, settings,
+                                      api.Counting(None, 1, MAX_TOKENS)), cost)
+
+
+def run_here(job: Job):
+    """The job's result, computed in this process; the library's message as the page's."""
     try:
-        result = metric.compute(
-            predictions=prediction_lines,
-            references=[list(segment) for segment in zip(*reference_sets)],
-            tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
-            sentence_level=True, signature=True, **SMOOTHING[smoothing],
-        )
+        result = job.function(*job.arguments)
+        return job.finish(result) if job.finish else result
     except (ValueError, TypeError) as error:
         raise InputError(str(error)) from None
-    return result, prediction_lines, reference_sets[0]
 
 
-def as_page_error(function, *arguments):
-    """``function(*arguments)``, an input problem becoming a message the page or client shows."""
+# Where the work runs: never in the server's process, whose one event loop serves every client
+# (scoring there, in threads, took the GIL from it: 49 answers a second instead of 61 inline).
+# A cheap job runs in one of LIGHT_AT_ONCE worker processes that stay up; a dear one in a worker
+# of its own, started for it (so its memory goes with it), at low priority, so the server and the
+# cheap jobs keep the CPU, one at a time, so two cores are never both taken by big requests. Either
+# is killed as soon as its client goes away. In both lanes a waiting job's turn comes by its
+# arrival, delayed by WAIT_PER_SECOND times its price: a big request waits behind smaller ones that
+# came a little after it, but not for ever, and requests of about the same price go first come,
+# first served.
+LIGHT_AT_ONCE = 2
+HEAVY_AT_ONCE = 1
+HEAVY_WAITING = 8  # beyond these, a dear request is told the Space is busy
+WAIT_PER_SECOND = 10
+HEAVY_NICENESS = 10
+POLL_SECONDS = 0.2  # how often a dear job checks that its client is still there
+
+
+class Lane:
+    """At most ``slots`` jobs at once, at most ``waiting`` waiting; next the waiting job whose
+    arrival time plus WAIT_PER_SECOND times its price is least."""
+
+    def __init__(self, slots: int, waiting: Optional[int] = None):
+        self.free, self.limit = slots, waiting
+        self.waiting = []  # a heap of (turn time, arrival number, future)
+        self.arrivals = itertools.count()
+
+    async def acquire(self, cost: float):
+        if self.free and not self.waiting:
+            self.free -= 1
+            return
+        if self.limit is not None and len(self.waiting) >= self.limit:
+            raise InputError(f"the Space is busy: {len(self.waiting)} large requests are waiting already; try again "
+                             f"in a minute, or score big corpora with the command line, `python -m exactbleu`")
+        turn = asyncio.get_running_loop().create_future()
+        entry = (time.monotonic() + WAIT_PER_SECOND * cost, next(self.arrivals), turn)
+        heapq.heappush(self.waiting, entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given the slot just as it was cancelled
+                self.release()
+            else:
+                self.waiting.remove(entry)
+                heapq.heapify(self.waiting)
+            raise
+
+    def release(self):
+        while self.waiting:
+            turn = heapq.heappop(self.waiting)[2]
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.free += 1
+
+
+LIGHT = Lane(LIGHT_AT_ONCE)
+HEAVY = Lane(HEAVY_AT_ONCE, HEAVY_WAITING)
+
+# A worker reads pickled (function, arguments, finish) jobs on stdin, each after its length, and
+# answers each with its pickled outcome, until stdin ends. PR_SET_PDEATHSIG kills it when the
+# server thread that started it ends, even by SIGKILL: nothing outlives the server.
+WORKER_PROGRAM = """
+import ctypes, os, pickle, signal, struct, sys
+if sys.platform.startswith("linux"):
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+    if os.getppid() != int(sys.argv[1]):
+        sys.exit("the server ended before this worker started")
+os.nice(int(sys.argv[2]))
+import exactbleu.api
+jobs, answers = sys.stdin.buffer, sys.stdout.buffer
+while len(header := jobs.read(8)) == 8:
+    function, arguments, finish = pickle.loads(jobs.read(struct.unpack("<Q", header)[0]))
     try:
-        return function(*arguments)
+        result = function(*arguments)
+        outcome = (True, finish(result) if finish else result)
+    except (ValueError, TypeError) as error:
+        outcome = (False, str(error))
+    answer = pickle.dumps(outcome)
+    answers.write(struct.pack("<Q", len(answer)) + answer)
+    answers.flush()
+"""
+class Worker:
+    """A worker process, and its pipes as streams of the event loop that uses it: no thread
+    waits on them, so none takes the GIL from the loop."""
+
+    def __init__(self, niceness: int):
+        # Started in the event loop's thread (or before it runs, in the same thread), which lives as
+        # long as the server: PR_SET_PDEATHSIG is bound to the thread that starts a process.
+        self.niceness = niceness
+        self.process = subprocess.Popen([sys.executable, "-c", WORKER_PROGRAM, str(os.getpid()), str(niceness)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=HERE)
+        self.loop = self.reader = None
+        self.transports = []  # the pipes' transports, which own them once made
+
+    async def answer(self, job: Job) -> Optional[bytes]:
+        """The worker's pickled outcome of the job; None if it ended first."""
+        loop = asyncio.get_running_loop()
+        if self.loop is None:
+            self.loop, self.reader = loop, asyncio.StreamReader(limit=2**16)
+            reading = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(self.reader), self.process.stdout)
+            writing = await loop.connect_write_pipe(asyncio.Protocol, self.process.stdin)
+            self.transports = [reading[0], writing[0]]
+        data = pickle.dumps((job.function, job.arguments, job.finish))
+        self.transports[1].write(struct.pack("<Q", len(data)) + data)
+        try:
+            return await self.reader.readexactly(struct.unpack("<Q", await self.reader.readexactly(8))[0])
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return None
+
+    def close_transports(self):
+        # Each pipe must leave the loop before it is closed, or the loop goes on watching a file
+        # descriptor that the next connection is given (seen: hung connections, FileNotFoundError
+        # in the selector). Reading, close() does that at once; writing, only abort() does: close()
+        # waits to write what it holds.
+        for transport in self.transports:
+            if isinstance(transport, asyncio.WriteTransport):
+                transport.abort()
+            else:
+                transport.close()
+        self.transports = []
+
+    def end(self):
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.close_transports()
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        self.process.wait()
+
+
+_idle_workers = {0: [], HEAVY_NICENESS: []}  # by niceness: up and waiting for a job
+
+
+def idle_worker(niceness: int) -> Worker:
+    """A worker ready for a job: an idle one if one is alive, else a new one."""
+    idle = _idle_workers[niceness]
+    while idle:
+        worker = idle.pop()
+        if worker.process.poll() is None and worker.loop in (None, asyncio.get_running_loop()):
+            return worker
+        worker.end()  # ended, or its pipes belong to another event loop
+    return Worker(niceness)
+
+
+async def in_worker(job: Job, niceness: int, request: Optional[gr.Request]):
+    """The job's result, from a worker process. A cheap job's worker stays up for the next job; a
+    dear job's ends with it (its memory goes with it; a spare one is started behind it). Either is
+    killed if the request is cancelled, or (checked every POLL_SECONDS) its client goes away."""
+    worker = idle_worker(niceness)
+    if niceness:
+        _idle_workers[niceness].append(Worker(niceness))  # starting takes 0.3 s: ready for the next job
+    answering = asyncio.ensure_future(worker.answer(job))
+    answer = None
+    try:
+        while not (await asyncio.wait({answering}, timeout=POLL_SECONDS))[0]:
+            if niceness and abandoned(request):
+                raise gr.Error("the client went away", print_exception=False)
+        answer = answering.result()
+    finally:
+        if answer is not None and not niceness:
+            _idle_workers[niceness].append(worker)
+        else:  # a dear job's worker, or one that ended or whose answer is no longer wanted
+            answering.cancel()
+            worker.end()
+    if answer is None:
+        raise gr.Error("the worker scoring this request ended before it answered; try again", print_exception=False)
+    succeeded, value = pickle.loads(answer)
+    if not succeeded:
+        raise InputError(value)
+    return value
+
+
+def abandoned(request: Optional[gr.Request]) -> bool:
+    """Whether Gradio has given up on every running event of this request's session: it marks
+    them not alive when the client's event stream closes. Gradio 6 has no public hook for this,
+    so this reads its queue; tests/test_app.py checks that a disconnect kills the worker."""
+    session = getattr(request, "session_hash", None)
+    queue = getattr(demo, "_queue", None)
+    if session is None or queue is None:
+        return False
+    events = [event for running in queue.active_jobs if running for event in running if event.session_hash == session]
+    return bool(events) and not any(event.alive for event in events)
+
+
+async def perform(job: Job, request: Optional[gr.Request] = None):
+    """The job's result, run where its cost says (see LIGHT and HEAVY)."""
+    light = job.cost.seconds <= LIGHT_SECONDS
+    lane = LIGHT if light else HEAVY
+    await lane.acquire(job.cost.seconds)
+    try:
+        return await in_worker(job, 0 if light else HEAVY_NICENESS, request)
+    finally:
+        lane.release()
+
+
+async def checked(job_of, *arguments):
+    """``job_of(*arguments)``, the request's job checked and priced: here for a small request, in a
+    thread for a big one (checking 10 MB takes 0.2 s, which would hold up the event loop)."""
+    if sum(len(argument) for argument in arguments if isinstance(argument, str)) < 100_000:
+        return job_of(*arguments)
+    return await asyncio.to_thread(job_of, *arguments)
+
+
+@contextlib.contextmanager
+def shown_as_message():
+    """An input problem becomes a message the page or the client shows, not a stack trace."""
+    try:
+        yield
     except InputError as error:
         raise gr.Error(str(error), print_exception=False) from None
 
 
-def compute(predictions: str, references: str, references_2: str = "", references_3: str = "",
-            tokenizer: str = DEFAULTS["tokenizer"], max_order: int = DEFAULTS["max_order"], smoothing: str = "none",
-            ref_length: str = DEFAULTS["ref_length"], lowercase: bool = False) -> dict:
+def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
+          max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"], lowercase=False):
+    """Score newline-separated predictions against one to three newline-separated reference sets,
+    in this process. Returns the metric's result dict, with per-sentence scores and the signature."""
+    return run_here(score_job(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                              ref_length, lowercase)[0])
+
+
+def explain_line(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                 lowercase, line):
+    """The metric's explain() of one line (0-based) of the page's texts, in this process."""
+    return run_here(explain_job(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                                ref_length, lowercase, line))[0]
+
+
+async def compute(predictions: str, references: str, references_2: str = "", references_3: str = "",
+                  tokenizer: str = DEFAULTS["tokenizer"], max_order: int = DEFAULTS["max_order"],
+                  smoothing: str = "none", ref_length: str = DEFAULTS["ref_length"], lowercase: bool = False,
+                  request: gr.Request = None) -> dict:
     """The API endpoint: the result dict, or an error message the client raises."""
-    return as_page_error(score, predictions, references, references_2, references_3, tokenizer, max_order,
-                         smoothing, ref_length, lowercase)
+    with shown_as_message():
+        job = (await checked(score_job, predictions, references, references_2, references_3, tokenizer, max_order,
+                             smoothing, ref_length, lowercase))[0]
+        return await perform(job, request)
 
 
-def compute_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-                     ref_length, lowercase):
+async def compute_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                           ref_length, lowercase, request: gr.Request):
     """The page's view of the result: score, JSON, precision chart, per-sentence table, signature."""
-    result, prediction_lines, reference_lines = as_page_error(
-        score_lines, predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-        ref_length, lowercase)
+    with shown_as_message():
+        job, prediction_lines, reference_lines = await checked(
+            score_job, predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+            ref_length, lowercase)
+        result = await perform(job, request)
     headline = (f"<div id='bleu-score' style='font-size:3em;font-weight:700'>BLEU = {100 * result['bleu']:.2f}</div>"
                 f"<div>{result['translation_length']:,} prediction tokens, {result['reference_length']:,} "
                 f"reference tokens</div>")
@@ -167,48 +608,18 @@ def compute_for_page(predictions, references, references_2, references_3, tokeni
     return headline, summary, chart, table, result["signature"]
 
 
-MAX_COMPARE_LINES = 10_000  # the resamples are matrices of samples x lines
-EXAMPLE_SYSTEM_B = "\n".join([
-    "HuggingFace Transformers are fast and efficient",
-    "Good Morning Transformers",
-    "People are waiting for new Transformers",
-])
-
-
-def compare(baseline: str, system: str, references: str, tokenizer: str = DEFAULTS["tokenizer"],
-            test: str = "bootstrap") -> dict:
+async def compare(baseline: str, system: str, references: str, tokenizer: str = DEFAULTS["tokenizer"],
+                  test: str = "bootstrap", request: gr.Request = None) -> dict:
     """The API endpoint /compare: sacrebleu's paired test of the second system against the baseline,
     ``{"baseline": {...}, "system": {...}}`` with "bleu", "p_value", "mean" and "ci" each."""
-    return as_page_error(compare_systems, baseline, system, references, tokenizer, test)
+    with shown_as_message():
+        job = await checked(compare_job, baseline, system, references, tokenizer, test)
+        return await perform(job, request)
 
 
-def compare_systems(baseline, system, references, tokenizer, test):
-    texts = [text or "" for text in (baseline, system, references)]
-    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:
-        raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; compare big corpora "
-                         f"with the command line (--paired-bs)")
-    systems = {"baseline": lines_of(texts[0], "Baseline system"), "system": lines_of(texts[1], "Second system")}
-    reference_lines = lines_of(texts[2], "References for both")
-    for name, lines in (("Baseline system", systems["baseline"]), ("Second system", systems["system"])):
-        if not lines:
-            raise InputError(f"{name} is empty: give one prediction per line")
-        if len(lines) != len(reference_lines):
-            raise InputError(f"{name} has {len(lines):,} lines but References for both has {len(reference_lines):,}: "
-                             f"give one reference per prediction, line by line")
-    if len(reference_lines) > MAX_COMPARE_LINES:
-        raise InputError(f"the comparison takes at most {MAX_COMPARE_LINES:,} lines; use the command line for more")
-    if test not in PAIRED_TESTS:
-        raise InputError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r:.40}")
-    metric = evaluate.load(METRIC_PATH, "sacrebleu", threads=1, max_tokens=MAX_TOKENS)
-    try:
-        return metric.paired_test(systems, reference_lines, test=test, tokenizer=tokenizer)
-    except (ValueError, TypeError) as error:
-        raise InputError(str(error)) from None
-
-
-def compare_for_page(baseline, system, references, tokenizer, test):
+async def compare_for_page(baseline, system, references, tokenizer, test, request: gr.Request):
     """Both scores, their intervals and the p-value, with how to read them."""
-    results = as_page_error(compare_systems, baseline, system, references, tokenizer, test)
+    results = await compare(baseline, system, references, tokenizer, test, request)
 
     def line(label, result):
         text = f"{label}: BLEU {100 * result['bleu']:.2f}"
@@ -228,25 +639,6 @@ def compare_for_page(baseline, system, references, tokenizer, test):
             "difference says the systems differ, not by how much it matters.</p>")
 
 
-def explain_line(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
-                 lowercase, line):
-    """The metric's explain() of one line (0-based) of the page's texts, under the page's options."""
-    max_order = checked_max_order(max_order)
-    texts = [("Predictions", predictions), ("References", references), ("References (second set)", references_2),
-             ("References (third set)", references_3)]
-    lines = [lines_of(text or "", name) for name, text in texts
-             if name in ("Predictions", "References") or (text or "").strip()]  # the sets score() takes
-    if any(len(these) <= line for these in lines):
-        raise InputError(f"there is no line {line + 1} in the texts now: compute again, then select a row")
-    prediction_lines, segment_references = lines[0], [these[line] for these in lines[1:]]
-    metric = evaluate.load(METRIC_PATH, threads=1, max_tokens=MAX_TOKENS)
-    try:
-        return metric.explain([prediction_lines[line]], [segment_references], tokenizer=tokenizer, max_order=max_order,
-                              ref_length=ref_length, lowercase=lowercase, **SMOOTHING[smoothing])[0]
-    except (ValueError, TypeError) as error:
-        raise InputError(str(error)) from None
-
-
 def matched_positions(tokens, order):
     """Which tokens a clipped match of this order covers: each n-gram's first min(count, most in
     one reference) occurrences match."""
@@ -260,13 +652,16 @@ def matched_positions(tokens, order):
     return covered
 
 
-def explain_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
-                     lowercase, event: gr.SelectData):
+async def explain_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                           ref_length, lowercase, event: gr.SelectData, request: gr.Request):
     """A selected row of the per-sentence table, worked out: matched tokens per order, clipped
     counts, and the brevity penalty's arithmetic."""
-    line = event.index[0]
-    explained = as_page_error(explain_line, predictions, references, references_2, references_3, tokenizer,
-                              max_order, smoothing, ref_length, lowercase, line)
+    index = event.index
+    line = index[0] if isinstance(index, (list, tuple)) and index else index
+    with shown_as_message():
+        job = await checked(explain_job, predictions, references, references_2, references_3, tokenizer, max_order,
+                            smoothing, ref_length, lowercase, line)
+        explained = (await perform(job, request))[0]
     tokens = explained["prediction_tokens"]
     parts = [f"<div id='explanation'><h3>Line {line + 1}: sentence BLEU {100 * explained['sentence_bleu']:.2f}</h3>"]
     for order in explained["orders"]:
@@ -293,14 +688,27 @@ def explain_for_page(predictions, references, references_2, references_3, tokeni
 
 
 def read_upload(path):
-    """The text of an uploaded .txt file, for its text box."""
+    """The text of an uploaded .txt file, for its text box; the file is deleted once read, and the
+    upload box emptied. Only a file in Gradio's upload folder is read (Gradio checks it too)."""
     if path is None:  # a file over MAX_BYTES never gets here: the server refuses it unstored
-        return gr.update()
+        return gr.update(), gr.update()
+    folder = os.path.realpath(gr.utils.get_upload_folder())
+    path = os.path.realpath(path)
+    if os.path.commonpath([folder, path]) != folder:
+        raise gr.Error("only a file uploaded here can be read", print_exception=False)
     try:
         with open(path, encoding="utf-8") as file:
-            return file.read()
+            text = file.read()
     except UnicodeDecodeError:
         raise gr.Error("the file is not UTF-8 text", print_exception=False) from None
+    except OSError:
+        raise gr.Error("the uploaded file is gone: upload it again", print_exception=False) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+        with contextlib.suppress(OSError):  # Gradio's folder for it, if nothing else is in it
+            os.rmdir(os.path.dirname(path))
+    return text, None
 
 
 class RequestSizeLimit:
@@ -340,7 +748,66 @@ class RequestSizeLimit:
         await send({"type": "http.response.body", "body": text.encode()})
 
 
-with gr.Blocks(title="BLEU") as demo:
+# Connections: a client that opens connections and sends nothing, or its headers a byte at a time
+# (slow-loris), would hold a file descriptor each, forever: 20,000 of them left no room for anyone.
+HEADER_SECONDS = 5  # to send a request's headers, from the connection or the previous response
+REQUEST_SECONDS = 60  # to send a whole request, body included (10 MB takes 0.8 s at 100 Mbit/s)
+MAX_IDLE_CONNECTIONS = 256  # waiting for headers; a new one beyond closes the one waiting longest
+MAX_CONNECTIONS = 4096  # uvicorn answers 503 beyond, well below the 20,000 file descriptors
+
+
+class DeadlineProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, with deadlines for what the client sends: a connection whose
+    request has not arrived, headers within HEADER_SECONDS and all of it within REQUEST_SECONDS,
+    is closed; and at most MAX_IDLE_CONNECTIONS wait for their headers at once."""
+
+    idle = collections.OrderedDict()  # connection -> the request it had answered; oldest first
+
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        self.deadline = None
+        self.await_request()
+
+    def on_response_complete(self):
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.cycle.response_complete:  # none pipelined behind it
+            self.await_request()
+
+    def connection_lost(self, exc):
+        self.stop_waiting()
+        super().connection_lost(exc)
+
+    def await_request(self):
+        self.stop_waiting()
+        self.idle[self] = self.cycle
+        while len(self.idle) > MAX_IDLE_CONNECTIONS:
+            oldest, answered = self.idle.popitem(last=False)
+            if oldest.cycle is answered:  # no request since: still idle
+                oldest.transport.close()
+        self.deadline = self.loop.call_later(HEADER_SECONDS, self.check_headers, self.cycle)
+
+    def check_headers(self, answered):
+        self.idle.pop(self, None)
+        if self.cycle is answered:
+            self.transport.close()
+        else:
+            self.deadline = self.loop.call_later(REQUEST_SECONDS - HEADER_SECONDS, self.check_body, self.cycle)
+
+    def check_body(self, cycle):
+        if self.cycle is cycle and cycle.more_body:
+            self.transport.close()
+
+    def stop_waiting(self):
+        self.idle.pop(self, None)
+        if self.deadline is not None:
+            self.deadline.cancel()
+
+
+# Every event that scores shares one limit, well above what runs at once (LIGHT and HEAVY decide
+# that): a request waiting for its turn there holds no place in Gradio's queue.
+WORK = {"concurrency_id": "work", "concurrency_limit": 64}
+# Gradio keeps files it is given for a minute at most; an upload is deleted as soon as it is read.
+with gr.Blocks(title="BLEU", delete_cache=(60, 60)) as demo:
     gr.Markdown(
         "# BLEU\nCorpus BLEU that returns exactly Hugging Face's `bleu` by default, and sacrebleu's or "
         "NLTK's numbers by option. One segment per line; references line up with the predictions."
@@ -377,11 +844,12 @@ with gr.Blocks(title="BLEU") as demo:
 
         inputs = [predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
                   lowercase]
-        button.click(compute_for_page, inputs, [headline, summary, chart, table, signature], api_visibility="private")
-        table.select(explain_for_page, inputs, explanation, api_visibility="private")
+        button.click(compute_for_page, inputs, [headline, summary, chart, table, signature], api_visibility="private",
+                     **WORK)
+        table.select(explain_for_page, inputs, explanation, api_visibility="private", **WORK)
         for upload, box in ((predictions_file, predictions), (references_file, references),
                             (references_2_file, references_2), (references_3_file, references_3)):
-            upload.upload(read_upload, upload, box, api_visibility="private")
+            upload.upload(read_upload, upload, [box, upload], api_visibility="private")
         gr.Examples([[EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, "", DEFAULTS["tokenizer"], 2, "none", DEFAULTS["ref_length"],
                       False]], inputs, label="The Transformers example (max order 2)")
     with gr.Tab("Compare systems"):
@@ -401,11 +869,29 @@ with gr.Blocks(title="BLEU") as demo:
                 compare_button = gr.Button("Compare", variant="primary")
         comparison = gr.HTML()
         compare_button.click(compare_for_page, [baseline_box, system_box, compare_references, compare_tokenizer, test],
-                             comparison, api_visibility="private")
-    gr.api(compute, api_name="compute")
-    gr.api(compare, api_name="compare")
+                             comparison, api_visibility="private", **WORK)
+    gr.api(compute, api_name="compute", **WORK)
+    gr.api(compare, api_name="compare", **WORK)
+
+
+def serve():
+    """Serve the Space on GRADIO_SERVER_NAME:GRADIO_SERVER_PORT, with uvicorn configured here (see
+    DeadlineProtocol): Gradio's launch() gives no say over the connections. Until Ctrl-C or SIGTERM."""
+    # Gradio sums up its last 10,000 events with pandas after every event, for its monitoring page:
+    # 3 ms of the server's GIL a request. Every 1,000 events is enough.
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "1000")
+    demo.queue(default_concurrency_limit=8, max_size=QUEUE_SIZE)
+    # show_error=False: an unexpected error says "Error", never its text, which may hold a path.
+    server_app = gr.mount_gradio_app(FastAPI(middleware=[Middleware(RequestSizeLimit, limit=MAX_REQUEST_BYTES)]),
+                                     demo, path="/", max_file_size=MAX_BYTES, show_error=False)
+    host, port = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"), int(os.environ.get("GRADIO_SERVER_PORT", "7860"))
+    config = uvicorn.Config(server_app, host=host, port=port, http=DeadlineProtocol, timeout_keep_alive=HEADER_SECONDS,
+                            limit_concurrency=MAX_CONNECTIONS, log_level="warning")
+    for niceness, count in ((0, LIGHT_AT_ONCE), (HEAVY_NICENESS, 1)):  # from this thread, which serves to the end
+        _idle_workers[niceness] += [Worker(niceness) for _ in range(count)]
+    print(f"Serving the BLEU Space on http://{host}:{port}", flush=True)
+    uvicorn.Server(config).run()
 
 
 if __name__ == "__main__":
-    demo.queue(default_concurrency_limit=8).launch(
-        max_file_size=MAX_BYTES, app_kwargs={"middleware": [Middleware(RequestSizeLimit, limit=MAX_REQUEST_BYTES)]})
+    serve()
