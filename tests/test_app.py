@@ -496,7 +496,7 @@ def wait_for_work(pid, before, cpu=0.5):
 
 
 # Seconds of sacremoses (1 ms a token ending in a period), within the Space's limits.
-DEAR_MOSES_REQUEST = ["1.2. " * 1_200, "1.2. " * 1_200, "", "", "moses", 4, "none", "shortest", False]
+DEAR_MOSES_REQUEST = ["1.2. " * 1_000, "1.2. " * 1_000, "", "", "moses", 4, "none", "shortest", False]
 
 
 def test_work_for_a_client_that_leaves_stops(client, server, tmp_path):
