@@ -22,26 +22,50 @@ MAX_SAMPLES = 100_000
 _DRAWS_PER_BLOCK = 1 << 22
 
 
-def bootstrap_draws(segments: int, n_samples: int, seed: Optional[int]) -> Iterator[np.ndarray]:
+def bootstrap_indices(segments: int, n_samples: int, seed: Optional[int]) -> Iterator[np.ndarray]:
     """sacrebleu's bootstrap resamples, ``default_rng(seed).choice(segments, size=(n_samples,
-    segments))``, a block of resamples at a time, each row as how many times it draws each segment
-    (float64, so a matrix product with the statistics columns sums a block in one exact step).
+    segments))``, a block of resamples at a time: each row the segments one resample draws, in
+    the order drawn.
 
     Drawing the rows block by block gives the same numbers as drawing them at once: numpy makes
     each of these draws from whole 64-bit words, and carries nothing over between calls."""
     rng = np.random.default_rng(seed)
     block = max(1, _DRAWS_PER_BLOCK // segments)
     for start in range(0, n_samples, block):
-        rows = min(block, n_samples - start)
-        drawn = rng.choice(segments, size=(rows, segments), replace=True)
-        drawn += np.arange(rows)[:, None] * segments
-        yield np.bincount(drawn.ravel(), minlength=rows * segments).reshape(rows, segments).astype(np.float64)
+        yield rng.choice(segments, size=(min(block, n_samples - start), segments), replace=True)
+
+
+def draw_counts(drawn: np.ndarray) -> np.ndarray:
+    """A block of ``bootstrap_indices`` as how many times each resample draws each segment
+    (float64, so a matrix product with the statistics columns sums the block in one exact step)."""
+    rows, segments = drawn.shape
+    flat = (drawn + np.arange(rows)[:, None] * segments).ravel()
+    return np.bincount(flat, minlength=rows * segments).reshape(rows, segments).astype(np.float64)
 
 
 def resampled_sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """The column sums of each resample in a block of ``bootstrap_draws``, as int64. Exact: every
+    """The column sums of each resample in a block of ``draw_counts``, as int64. Exact: every
     partial sum is a whole number below 2**53."""
     return np.rint(draws @ columns.astype(np.float64)).astype(np.int64)
+
+
+# sacrebleu sums each resample's statistics in float32, one drawn segment after another. While
+# every partial sum is a whole number up to 2**24, float32 holds it exactly; past that (a corpus
+# of about 17M tokens) its additions round, and only the same additions in the same order give
+# its numbers.
+_FLOAT32_WHOLE = 2**24
+
+
+def float32_sums(sums: np.ndarray, drawn: np.ndarray, by_column: np.ndarray) -> np.ndarray:
+    """sacrebleu's float32 sums of a block of resamples, from their exact ``sums``, their
+    ``drawn`` segments and the statistics as float32 columns (``by_column``, one row per column).
+    A resample's exact sum of a column of at most 2**24 is sacrebleu's too; a larger one is added
+    up as sacrebleu adds it: the column's values in the order drawn, one after another."""
+    result = sums.astype(np.float32)
+    for resample, column in np.argwhere(sums > _FLOAT32_WHOLE).tolist():
+        values = np.take(by_column[column], drawn[resample])
+        result[resample, column] = np.add.accumulate(values, out=values)[-1]
+    return result
 
 
 def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
@@ -54,8 +78,8 @@ def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
     n_bootstrap = settings.output.n_bootstrap
     columns = statistics.columns(denominators=settings.scoring.smooth_method in NLTK_SMOOTHING)
     scores = sorted(score(statistics.sums_of(sums), settings)["bleu"]
-                    for draws in bootstrap_draws(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
-                    for sums in resampled_sums(draws, columns).tolist())
+                    for drawn in bootstrap_indices(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
+                    for sums in resampled_sums(draw_counts(drawn), columns).tolist())
     cut = n_bootstrap // 40
     return [scores[cut], scores[n_bootstrap - cut - 1]]
 
@@ -100,7 +124,7 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         numpy's, as in sacrebleu's paired test; ``exact_mean=True`` takes ``statistics.mean``, as
         sacrebleu's single-system interval (its ``-ci``) does.
 
-    The resamples and trials are drawn a block at a time (``bootstrap_draws``,
+    The resamples and trials are drawn a block at a time (``bootstrap_indices``,
     ``randomization_swaps``), so memory stays bounded whatever the corpus and ``n_samples``.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
@@ -129,10 +153,16 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
                for name, statistics in systems.items()}
     if test == "bootstrap":
         resampled = {name: [] for name in columns}
-        for draws in bootstrap_draws(segments, n_samples, seed):
+        if on_percent_scale:  # sacrebleu's sums are float32's (see float32_sums)
+            by_column = {name: np.ascontiguousarray(system_columns.T, dtype=np.float32)
+                         for name, system_columns in columns.items()}
+        for drawn in bootstrap_indices(segments, n_samples, seed):
+            draws = draw_counts(drawn)
             for name, system_columns in columns.items():
                 sums = resampled_sums(draws, system_columns)
-                resampled[name] += [compared(row) for row in (sums.astype(np.float32) if on_percent_scale else sums)]
+                if on_percent_scale:
+                    sums = float32_sums(sums, drawn, by_column[name])
+                resampled[name] += [compared(row) for row in sums]
         for name in columns:
             ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
             cut = n_samples // 40

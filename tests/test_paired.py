@@ -189,3 +189,67 @@ def test_explain_streams_in_bounded_memory():
     grown = peak_memory_mb(2_000, "sum(len(e['orders']) for e in exactbleu.explain("
                                   "[p * 8 for p in predictions], [[r[0] * 8] for r in references]))")
     assert grown < 30, grown
+
+
+def test_paired_bootstrap_past_float32s_exact_integers_is_sacrebleus(monkeypatch):
+    """sacrebleu sums each resample's statistics in float32, segment after segment in the order
+    drawn: past 2**24 (about 17M tokens) those sums round, and the scores move. Ours must round as
+    sacrebleu does. sacrebleu's own PairedTest is the oracle, on statistics given to it (40
+    segments of about a million tokens each: 40M tokens per system)."""
+    from exactbleu.options import resolve_settings
+    from exactbleu.significance import paired_test_statistics
+    from exactbleu.sufficient_statistics import Statistics
+
+    rng = np.random.default_rng(3)
+
+    def statistics(segments):
+        prediction_length = rng.integers(900_000, 1_100_000, segments) | 1  # odd: float32 must round
+        reference_length = rng.integers(900_000, 1_100_000, segments) | 1
+        totals = np.maximum(prediction_length[:, None] - np.arange(4), 0)
+        matches = (totals * rng.uniform(0.2, 0.7, (segments, 4))).astype(np.int64) | 1
+        return Statistics.from_columns(prediction_length, reference_length, matches, totals, [1] * segments)
+
+    systems = {"baseline": statistics(40), "other": statistics(40)}
+    rows = {tuple(f"{name} {segment}" for segment in range(40)): system.array for name, system in systems.items()}
+
+    class GivenStatistics(BLEU):
+        def _extract_corpus_statistics(self, hypotheses, references):
+            given = rows.get(tuple(hypotheses))
+            return super()._extract_corpus_statistics(hypotheses, references) if given is None else given.tolist()
+
+    metric = GivenStatistics()
+    metric.corpus_score(["a"], [["a"]])  # sacrebleu's signature needs one evaluation first
+    _, theirs = PairedTest([(name, list(key)) for key, name in zip(rows, systems)], {"BLEU": metric},
+                           [[f"reference {segment}" for segment in range(40)]], test_type="bs", n_samples=200)()
+    ours = paired_test_statistics(systems, "baseline", resolve_settings("sacrebleu"), "bootstrap", 200, 12345)
+    assert_same_as_sacrebleu(ours, theirs)
+
+
+def test_sacrebleus_float32_additions_on_real_text_are_sacrebleus(sacrebleu_preset, wmt17, monkeypatch):
+    """The float32 additions, which a corpus past 2**24 tokens needs, forced on a small one:
+    sacrebleu's numbers still (there, both ways of summing must agree with it)."""
+    import exactbleu.significance
+
+    monkeypatch.setattr(exactbleu.significance, "_FLOAT32_WHOLE", 0)
+    monkeypatch.setattr(exactbleu.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
+    names = ["KIT.4950", "FBK.4870"]
+    systems = {name: wmt17["systems"][name][:333] for name in names}
+    references = wmt17["reference"][:333]
+    ours = sacrebleu_preset.paired_test(systems, references, n_samples=250)
+    _, theirs = PairedTest(list(systems.items()), {"BLEU": BLEU()}, [references], test_type="bs", n_samples=250)()
+    assert_same_as_sacrebleu(ours, theirs)
+
+
+def test_float32_sums_of_a_long_resample_are_sacrebleus_expression():
+    """At 300k segments, the sums sacrebleu's expression gives, ``stats_np[idxs]`` then ``.sum(0)``
+    on each resample in float32, against ours from the exact sums."""
+    from exactbleu.significance import draw_counts, float32_sums, resampled_sums
+
+    rng = np.random.default_rng(11)
+    columns = rng.integers(0, 120, (300_000, 10))  # about 18M per column: past 2**24
+    drawn = rng.choice(len(columns), size=(2, len(columns)), replace=True)
+    theirs = np.array([resample.sum(0) for resample in columns.astype(np.float32)[drawn]])
+    exact = resampled_sums(draw_counts(drawn), columns)
+    assert (exact > 2**24).any() and (theirs != exact).any()  # float32 rounded somewhere
+    ours = float32_sums(exact, drawn, np.ascontiguousarray(columns.T, dtype=np.float32))
+    assert ours.dtype == np.float32 and (ours == theirs).all()
