@@ -247,6 +247,16 @@ def checked_segments(predictions, references):
     return predictions, reference_lists(references)
 
 
+BOXES = ("Predictions", "References", "References (second set)", "References (third set)")
+
+
+def boxes_used(texts):
+    """(name, lines) of each text box a request uses: Predictions, References, and each further
+    reference set that holds more than spaces."""
+    return [(name, lines_of(text, name)) for name, text in zip(BOXES, texts)
+            if name in BOXES[:2] or text.strip()]
+
+
 class Job(NamedTuple):
     """A request's work, ``finish(function(*arguments))``, and its cost. The functions are the
     library's or builtins, so a worker process finds them by name."""
@@ -265,18 +275,14 @@ def score_job(predictions, references, references_2, references_3, tokenizer, ma
     max_order, tokenizer = checked_max_order(max_order), checked_tokenizer(tokenizer)
     smoothing = checked_choice("smoothing", smoothing, SMOOTHING)
     texts = checked_size((predictions, references, references_2, references_3), COMMAND_LINE)
-    prediction_lines = lines_of(texts[0], "Predictions")
+    (_, prediction_lines), *reference_boxes = boxes_used(texts)
     if not prediction_lines:
         raise InputError("Predictions is empty: give one prediction per line")
-    reference_sets = []
-    for name, text in (("References", texts[1]), ("References (second set)", texts[2]),
-                       ("References (third set)", texts[3])):
-        if name == "References" or text.strip():
-            lines = lines_of(text, name)
-            if len(lines) != len(prediction_lines):
-                raise InputError(f"{name} has {len(lines):,} lines but Predictions has "
-                                 f"{len(prediction_lines):,}: give one reference per prediction, line by line")
-            reference_sets.append(lines)
+    for name, lines in reference_boxes:
+        if len(lines) != len(prediction_lines):
+            raise InputError(f"{name} has {len(lines):,} lines but Predictions has "
+                             f"{len(prediction_lines):,}: give one reference per prediction, line by line")
+    reference_sets = [lines for _, lines in reference_boxes]
     settings = settings_of(tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
                            sentence_level=True, signature=True, **SMOOTHING[smoothing])
     predictions_checked, references_checked = checked_segments(prediction_lines, list(map(list, zip(*reference_sets))))
@@ -294,9 +300,7 @@ def explain_job(predictions, references, references_2, references_3, tokenizer, 
     max_order, tokenizer = checked_max_order(max_order), checked_tokenizer(tokenizer)
     smoothing = checked_choice("smoothing", smoothing, SMOOTHING)
     texts = checked_size((predictions, references, references_2, references_3), "explain a line in Python")
-    names = ("Predictions", "References", "References (second set)", "References (third set)")
-    lines = [lines_of(text, name) for name, text in zip(names, texts)
-             if name in ("Predictions", "References") or text.strip()]  # the sets score_job takes
+    lines = [these for _, these in boxes_used(texts)]
     if isinstance(line, bool) or not isinstance(line, int) or line < 0:
         raise InputError(f"the selected row must be a row of the table, got {line!r:.20}")
     if any(len(these) <= line for these in lines):

@@ -191,7 +191,7 @@ def test_explain_streams_in_bounded_memory():
     assert grown < 30, grown
 
 
-def test_paired_bootstrap_past_float32s_exact_integers_is_sacrebleus(monkeypatch):
+def test_paired_bootstrap_past_float32s_exact_integers_is_sacrebleus():
     """sacrebleu sums each resample's statistics in float32, segment after segment in the order
     drawn: past 2**24 (about 17M tokens) those sums round, and the scores move. Ours must round as
     sacrebleu does. sacrebleu's own PairedTest is the oracle, on statistics given to it (40
