@@ -30,9 +30,9 @@ def _import_exactbleu(module):
         ) from None
 
 
+if __name__ == "__main__":  # the command line, before evaluate is imported (it takes seconds)
+    sys.exit(_import_exactbleu("exactbleu.cli").main(prog="bleu_metric.py"))
+
 # The one class evaluate looks for. It is defined in the package so that it pickles by reference.
 Bleu = _import_exactbleu("exactbleu.evaluate_metric").Bleu
 __version__ = _import_exactbleu("exactbleu").__version__
-
-if __name__ == "__main__":
-    sys.exit(_import_exactbleu("exactbleu.cli").main(prog="bleu_metric.py"))

@@ -8,15 +8,17 @@ The data flows one way, and the modules follow it:
 - ``counting`` (with the numpy ``engine``): a corpus becomes its ``Statistics``;
 - ``scoring``, ``significance``, ``explanation``: pure functions of statistics;
 - ``options``: every option, declared once, checked into ``Settings``;
-- ``api``: the functional API below; ``cli``: the command line.
+- ``api``: the functional API below; ``compat``: sacrebleu's API over it, as a drop-in;
+  ``cli``: the command line.
 
 ``bleu_metric.py``, beside this package, is the evaluate metric over it.
 """
 
+from . import compat
 from .api import corpus_bleu, explain, paired_test, score, sentence_bleu, statistics
 from .options import OPTIONS, PRESETS, Settings, resolve_settings
 from .sufficient_statistics import Statistics
 from .version import __version__
 
-__all__ = ["corpus_bleu", "sentence_bleu", "statistics", "score", "paired_test", "explain", "Statistics",
+__all__ = ["compat", "corpus_bleu", "sentence_bleu", "statistics", "score", "paired_test", "explain", "Statistics",
            "Settings", "resolve_settings", "OPTIONS", "PRESETS", "__version__"]

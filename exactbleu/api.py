@@ -18,10 +18,11 @@ import numpy as np
 
 from .counting import ReferenceCache, count
 from .explanation import Explanations
-from .inputs import check_inputs, reference_lists
-from .options import Settings, _check_int, counted_orders, resolve_settings, signature
+from .inputs import check_inputs, check_segment, reference_lists
+from .options import Settings, _check_int, check_counted_with, counted_orders, counted_with, resolve_settings, signature
+from .scoring import for_sentences, score_corpus, sentence_scores, several_weight_sets
 from .scoring import score as score_sums
-from .scoring import score_corpus, sentence_scores, several_weight_sets
+from .sufficient_statistics import CountedWith
 from .significance import MAX_SAMPLES, PAIRED_TESTS, bootstrap_interval, paired_test_statistics
 from .sufficient_statistics import Statistics
 from .tokenizers import make_tokenizer
@@ -56,8 +57,10 @@ def corpus_bleu(predictions: Sequence[str], references: References, preset: str 
 
     Args:
         predictions: the translations, one string per segment.
-        references: a list of references per prediction, or one reference string each.
-        preset: "default" (HF's ``bleu``), "sacrebleu" or "nltk".
+        references: a list of references per prediction (``references[i]`` holds the references
+            of ``predictions[i]``), or one reference string each. sacrebleu's layout, one list per
+            reference set, is ``exactbleu.compat``'s.
+        preset: "default" (HF's ``bleu``; "hf" is the same), "sacrebleu" or "nltk".
         threads, max_tokens: how counting runs (see ``Counting``).
         **options: any option of ``options.OPTIONS``.
     Raises:
@@ -70,9 +73,12 @@ def corpus_bleu(predictions: Sequence[str], references: References, preset: str 
 
 def sentence_bleu(prediction: str, references: Union[Sequence[str], str], preset: str = "default",
                   **options) -> Dict[str, object]:
-    """One segment's BLEU, as ``corpus_bleu`` of that segment alone (``references``: its
-    references, or one reference string)."""
-    return corpus_bleu([prediction], [references], preset, **options)
+    """One segment's BLEU (``references``: its references, or one reference string): the result
+    of that segment alone, as a per-sentence score. Under the "sacrebleu" preset that means
+    effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
+    settings = for_sentences(resolve_settings(preset, **options))
+    prediction, references = check_segment(prediction, references)
+    return result_of([prediction], [references], settings, Counting())
 
 
 def statistics(predictions: Sequence[str], references: References, preset: str = "default", *,
@@ -80,7 +86,8 @@ def statistics(predictions: Sequence[str], references: References, preset: str =
     """The corpus's per-segment statistics. They add up: ``score(a + b)`` is the score of both
     corpora together, so batches, processes and machines can count apart and score once. Options
     that change the statistics (tokenizer, lang, lowercase, rstrip, max_order or weights,
-    ref_length, and NLTK's method5 and method7) must be the same here as for ``score``."""
+    ref_length, and NLTK's method5 and method7) must be the same here as for ``score``: the
+    statistics carry them (``Statistics.counted_with``), and ``score`` refuses others."""
     settings = resolve_settings(preset, **options)
     predictions, references, _ = check_inputs(predictions, references)
     return count_statistics(predictions, reference_lists(references), settings, check_counting(threads, max_tokens))
@@ -93,6 +100,11 @@ def score(statistics: Union[Statistics, np.ndarray], preset: str = "default", **
     ``statistics`` may also be a summed ``Statistics.vector()`` (a 1-D int64 array, as
     ``torch.distributed.all_reduce``, Dask or Ray add them up): its score is the same, but it
     holds no segment's own row, so ``sentence_level`` and ``n_bootstrap`` need the ``Statistics``.
+
+    Raises:
+        ValueError when the statistics were counted with other settings than these options
+        count with (another tokenizer, lowercasing, reference length ...): the error names the
+        setting and both values.
     """
     settings = resolve_settings(preset, **options)
     if isinstance(statistics, Statistics):
@@ -100,7 +112,7 @@ def score(statistics: Union[Statistics, np.ndarray], preset: str = "default", **
     return result_of_vector(checked_vector(statistics, settings), settings)
 
 
-def paired_test(systems: Mapping[str, Sequence[str]], references: References, baseline: Optional[str] = None,
+def paired_test(systems: Mapping[str, Sequence[str]], references: References, *, baseline: Optional[str] = None,
                 test: str = "bootstrap", n_samples: Optional[int] = None, seed: Optional[int] = 12345,
                 preset: str = "default", **options) -> Dict[str, Dict[str, object]]:
     """Is a system really better than the baseline? sacrebleu's paired tests, on statistics.
@@ -143,10 +155,8 @@ def explain(predictions: Sequence[str], references: References, preset: str = "d
 def count_statistics(predictions: List[str], references: List[List[str]], settings: Settings,
                      counting: Counting) -> Statistics:
     """The statistics of checked inputs."""
-    statistics = count(predictions, references, settings, counted_orders(settings), counting.cache,
-                       counting.threads, max_tokens=counting.max_tokens)
-    statistics.references = list(map(len, references))
-    return statistics
+    return count(predictions, references, settings, counted_orders(settings), counting.cache, counting.threads,
+                 max_tokens=counting.max_tokens)
 
 
 def result_of(predictions: List[str], references: List[List[str]], settings: Settings,
@@ -179,6 +189,7 @@ def checked_statistics(statistics: Statistics, settings: Settings) -> Statistics
         raise ValueError(f"statistics hold {statistics.orders} orders of matches and totals, but max_order is "
                          f"{settings.statistics.max_order} (these options count {counted_orders(settings)} orders); "
                          f"use the same options for both")
+    check_counted_with(statistics.counted_with, settings)
     return statistics
 
 
@@ -275,7 +286,31 @@ def statistics_from_columns(columns, settings: Settings) -> Statistics:
         segment = int(np.argwhere(totals > prediction_length[:, None])[0][0])
         raise ValueError(f"statistics column 'totals' exceeds 'prediction_length' at segment {segment}: a prediction "
                          f"of {prediction_length[segment]} tokens has at most that many n-grams of each order")
-    return Statistics.from_columns(prediction_length, reference_length, matches, totals, counts.tolist())
+    counted = _counted_with_column(columns, len(counts))
+    check_counted_with(counted, settings)
+    return Statistics.from_columns(prediction_length, reference_length, matches, totals, counts.tolist(), counted)
+
+
+def _counted_with_column(columns, segments) -> Optional[CountedWith]:
+    """The settings that counted the rows, from the column ``counted_with`` (one text per row), or
+    None where there is no such column (rows made by hand). Rows counted with different settings
+    are an error: their sum is no corpus's."""
+    try:
+        texts = columns["counted_with"]
+    except (KeyError, TypeError, IndexError, ValueError):
+        return None
+    texts = set(texts)
+    if len(texts) > 1:
+        first, *others = sorted(map(CountedWith.from_text, texts))
+        was, other = first.difference(others[0])
+        raise ValueError(f"statistics rows counted with different settings do not add up: some were counted with "
+                         f"{was}, others with {other}; count every part with the same options")
+    if not texts:
+        return None
+    if len(columns["counted_with"]) != segments:
+        raise ValueError(f"statistics column 'counted_with' has {len(columns['counted_with'])} rows but 'references' "
+                         f"has {segments}: every column needs a row per segment")
+    return CountedWith.from_text(texts.pop())
 
 
 def checked_vector(vector, settings: Settings) -> np.ndarray:
@@ -285,14 +320,18 @@ def checked_vector(vector, settings: Settings) -> np.ndarray:
         raise TypeError(f"statistics must be the Statistics from exactbleu.statistics(), or the 1-D integer vector "
                         f"of Statistics.vector(), got {type(vector).__name__}: {vector!r:.80}")
     orders = counted_orders(settings)
-    if len(array) != 5 + 3 * orders:
+    if len(array) != Statistics.vector_length(orders):
         raise ValueError(f"the statistics vector holds {len(array)} numbers; with these options it holds "
-                         f"{5 + 3 * orders} ({orders} orders): count and score with the same options")
+                         f"{Statistics.vector_length(orders)} ({orders} orders): count and score with the same options")
     array = array.astype(np.int64)
     sums = Statistics.vector_sums(array)
-    if (array < 0).any() or array[0] < 1 or array[1] < array[0]:
+    if (array < 0).any() or array[0] < 1 or array[1] < array[0] or array[4] < 1:
         raise ValueError(f"the statistics vector must hold non-negative counts of at least one segment with at "
                          f"least one reference each, got {array.tolist()!r:.200}")
+    if Statistics.vector_counted_with(array, counted_with(settings)) is False:
+        raise ValueError(f"the statistics vector was not counted with these settings ({counted_with(settings).text()}): "
+                         f"its {array[4]} part(s) were counted with other options, or with options that differ from "
+                         f"part to part; count every part and score with the same options")
     if any(m > t for m, t in zip(sums.matches, sums.totals)) or any(t > d for t, d in zip(sums.totals, sums.denominators)):
         raise ValueError("the statistics vector's matches exceed its totals, or its totals its denominators: it "
                          "is not a sum of Statistics.vector()s")

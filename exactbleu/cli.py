@@ -14,14 +14,10 @@ from typing import List, Optional
 
 from .counting import _CHUNK_SEGMENTS, ReferenceCache, count
 from .options import DECLARED, PRESETS, STAGE_OF, _check_int, counted_orders, resolve_settings, signature
-from .scoring import SMOOTH_DEFAULTS, sacrebleu_percent, score
+from .scoring import for_sentences, scored
 from .significance import MAX_SAMPLES, PAIRED_TESTS, paired_test_statistics
+from .tokenizers import TOKENIZER_OF_LANGUAGE
 from .version import __version__
-
-# "hf" and "default" are the same preset: Hugging Face's bleu.
-PRESET_NAMES = {"hf": "default", **{name: name for name in PRESETS}}
-# sacrebleu's default tokenizer for a target language (its -l); 13a for the others.
-TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 class CommandLineError(Exception):
@@ -45,7 +41,7 @@ def _parser(prog):
                         help="sets the tokenizer by the target language, as sacrebleu: zh, ja-mecab, ko-mecab, else 13a")
     parser.add_argument("-m", "--metrics", nargs="+", choices=["bleu"], default=["bleu"],
                         help="the metric: BLEU is the only one")
-    parser.add_argument("--preset", choices=sorted(PRESET_NAMES), default="sacrebleu",
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="sacrebleu",
                         help="whose numbers: sacrebleu's (default), Hugging Face's (hf, or default) or NLTK's")
     parser.add_argument("-sl", "--sentence-level", action="store_true",
                         help="a score per line; with the sacrebleu preset, with effective order, as sacrebleu")
@@ -124,12 +120,9 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
 def _settings(arguments):
     """The settings the flags ask for, checked; the flags of sacrebleu's that set options."""
     options = {name: value for name, value in vars(arguments).items() if name in STAGE_OF and value is not None}
-    preset = PRESET_NAMES[arguments.preset]
     if arguments.language_pair and "tokenizer" not in options:
         target = arguments.language_pair.split("-")[-1]
         options["tokenizer"] = TOKENIZER_OF_LANGUAGE.get(target, "13a")
-    if arguments.sentence_level and preset == "sacrebleu" and "effective_order" not in options:
-        options["effective_order"] = True  # sacrebleu's -sl turns it on
     if arguments.confidence:
         _check_int("--confidence-n", arguments.confidence_n, 1, MAX_SAMPLES)
         options["n_bootstrap"] = arguments.confidence_n
@@ -142,7 +135,7 @@ def _settings(arguments):
             flag = "--paired-bs-n" if bootstrap else "--paired-ar-n"
             n_samples = arguments.paired_bs_n if bootstrap else arguments.paired_ar_n
         arguments.paired_n = _check_int(flag, n_samples, 1, MAX_SAMPLES)
-    return resolve_settings(preset, **options)
+    return resolve_settings(arguments.preset, **options)
 
 
 def _read_lines(path, what, encoding):
@@ -212,16 +205,12 @@ def _read_references(arguments, hypotheses):
 
 def _on_percent_scale(sums, settings):
     """(score, precisions, brevity penalty, ratio), score and precisions in percent: sacrebleu's own
-    arithmetic where it applies, so that the printed digits are its digits; else 100 times the
-    preset's."""
-    if settings.scoring.smooth_method in SMOOTH_DEFAULTS and settings.scoring.weights is None:
-        return sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
-                                 [int(m) for m in sums.matches], [int(t) for t in sums.totals], settings)
-    result = score(sums, settings)
-    if isinstance(result["bleu"], list):
-        raise CommandLineError("--weights: the command line takes one weight set")
-    return (100 * result["bleu"], [100 * p for p in result["precisions"]], result["brevity_penalty"],
-            result["length_ratio"])
+    percent where its arithmetic applies, so that the printed digits are its digits; else 100
+    times the score."""
+    result = scored(sums, settings)
+    to_percent = 100 // result.scale
+    return (to_percent * result.value, [to_percent * p for p in result.precisions], result.brevity_penalty,
+            result.length_ratio)
 
 
 def _formatted(sums, settings, arguments, sign, confidence=None, as_json=False):
@@ -260,8 +249,9 @@ def _single_result(statistics, settings, arguments, nrefs):
 
 
 def _sentence_lines(hypotheses, references, settings, arguments, nrefs):
-    """-sl: each line's score, as sacrebleu prints them (never as JSON)."""
+    """-sl: each line's score, as sacrebleu prints them (never as JSON), per-sentence scores."""
     statistics = _count(hypotheses, references, settings)
+    settings = for_sentences(settings)
     sign = signature(settings, nrefs, short=arguments.short)
     for sums in statistics.segments():
         yield _formatted(sums, settings, arguments, sign)
@@ -341,9 +331,7 @@ def _grid(header, rows):
 
 
 def _count(hypotheses, references, settings, cache=None, progress=None):
-    statistics = count(hypotheses, references, settings, counted_orders(settings), cache, progress=progress)
-    statistics.references = list(map(len, references))
-    return statistics
+    return count(hypotheses, references, settings, counted_orders(settings), cache, progress=progress)
 
 
 def _counted_with_progress(hypotheses, references, settings, quiet):

@@ -17,8 +17,8 @@ from typing import Callable, List, Optional, Sequence
 import numpy as np
 
 from .engine import _CHUNK_SEGMENTS, ReferenceStatistics, chunk_statistics, count_tokens
-from .sufficient_statistics import Statistics, segment_row
-from .tokenizers import MECAB, reader_text, token_text
+from .sufficient_statistics import CountedWith, Statistics, segment_row
+from .tokenizers import MECAB, reader_text, signature_name, token_text
 
 # A few segments: at most this many characters of token text, predictions and references (about
 # 32 segments of 25 tokens), and at most this many documents.
@@ -37,16 +37,25 @@ def count(predictions: List[str], references: List[List[str]], settings, orders:
     given, is called with each chunk's number of segments. ``max_tokens``, if given, bounds the
     work: a ValueError as soon as the tokens (predictions and references) exceed it, before their
     n-grams are counted.
+
+    The statistics carry how many references each segment has, and the settings that counted them.
     """
     reference_count = sum(map(len, references))
+    rows = None
     if len(predictions) + reference_count <= _FEW_DOCUMENTS:
-        statistics = _few_segments(predictions, references, settings, orders, max_tokens)
-        if statistics is not None:
-            if progress:
-                progress(len(predictions))
-            return statistics
-    return Statistics(_chunked_rows(predictions, references, settings, orders, cache, threads, progress, max_tokens),
-                      orders)
+        rows = _few_segments(predictions, references, settings, orders, max_tokens)
+        if rows is not None and progress:
+            progress(len(predictions))
+    if rows is None:
+        rows = _chunked_rows(predictions, references, settings, orders, cache, threads, progress, max_tokens)
+    return Statistics(rows, orders, list(map(len, references)), counted_with(settings, orders))
+
+
+def counted_with(settings, orders: int) -> CountedWith:
+    """The settings that decide the rows: the tokenizing settings, the reference length and the orders."""
+    tokenize = settings.tokenize
+    return CountedWith(signature_name(tokenize), tokenize.lowercase, tokenize.rstrip, settings.statistics.ref_length,
+                       orders)
 
 
 def corpus_tokens(predictions: List[str], references: List[List[str]], settings) -> int:
@@ -57,7 +66,7 @@ def corpus_tokens(predictions: List[str], references: List[List[str]], settings)
 
 
 def _few_segments(predictions, references, settings, orders, max_tokens):
-    """The statistics of a few segments by the definition, or None where the corpus is not few."""
+    """The statistics rows of a few segments by the definition, or None where the corpus is not few."""
     if sum(map(len, predictions)) + sum(len(reference) for segment in references for reference in segment) \
             > _FEW_SEGMENTS_TEXT:
         return None  # decided on the raw text first, at no cost: both paths give the same rows
@@ -67,8 +76,8 @@ def _few_segments(predictions, references, settings, orders, max_tokens):
         return None
     if max_tokens is not None and count_tokens(prediction_text) + count_tokens(reference_text) > max_tokens:
         return None  # the chunked path raises the error
-    return Statistics(few_segment_rows(prediction_text, reference_text, list(map(len, references)), orders,
-                                       settings.statistics.ref_length), orders)
+    return few_segment_rows(prediction_text, reference_text, list(map(len, references)), orders,
+                            settings.statistics.ref_length)
 
 
 def few_segment_rows(prediction_text: str, reference_text: str, counts: Sequence[int], max_order: int,

@@ -18,7 +18,7 @@ import evaluate
 
 from . import api, counting
 from .inputs import check_inputs, mixed_shapes_message, reference_lists
-from .options import OPTIONS, resolve_settings
+from .options import OPTIONS, PRESETS, resolve_settings
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -192,6 +192,8 @@ class Bleu(evaluate.Metric):
 
     def _info(self):
         # An unknown config name or a bad load-time option fails at load time, with compute's message.
+        if self.config_name not in PRESETS:
+            raise ValueError(f"config_name must be one of {sorted(PRESETS)} (the presets), got {self.config_name!r:.80}")
         self._default_settings = resolve_settings(self.config_name, self._options)
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -217,9 +219,16 @@ class Bleu(evaluate.Metric):
             self._added.add(predictions, references, single_strings, tokens, keep=self.num_process == 1)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its references, checked first."""
+        """Add one prediction and its references, checked first. evaluate's docs show both
+        ``add(prediction=p, reference=r)`` and ``add(predictions=p, references=r)``: either names
+        the one example."""
+        if "predictions" in kwargs and prediction is None:
+            prediction = kwargs.pop("predictions")
+        if "references" in kwargs and reference is None:
+            reference = kwargs.pop("references")
         if kwargs:
-            raise ValueError(f"add takes prediction and reference, got also {sorted(kwargs)}")
+            raise ValueError(f"add takes prediction and reference (or evaluate's predictions and references), each "
+                             f"once, got also {sorted(kwargs)}")
         self.add_batch(predictions=[prediction], references=[reference])
 
     def _within_max_tokens(self, predictions, references):
@@ -322,7 +331,7 @@ class Bleu(evaluate.Metric):
         """Why this score? Each segment's n-gram evidence (see ``exactbleu.explain``)."""
         return api.explain_with(predictions, references, self._settings(**options), self._counting())
 
-    def paired_test(self, systems, references, baseline=None, test="bootstrap", n_samples=None, seed=12345,
+    def paired_test(self, systems, references, *, baseline=None, test="bootstrap", n_samples=None, seed=12345,
                     **options):
         """Is a system really better than the baseline? sacrebleu's paired tests, on statistics
         (see ``exactbleu.paired_test``)."""

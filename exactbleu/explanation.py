@@ -7,7 +7,7 @@ explaining a million segments, one at a time, takes the memory of one.
 import collections
 from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
-from .scoring import score
+from .scoring import for_sentences, score
 from .sufficient_statistics import Statistics, segment_row
 
 
@@ -19,14 +19,15 @@ def ngrams(tokens: List[str], n: int):
 def explain_segment(prediction: str, references: List[str], tokenize: Callable[[str], List[str]], settings,
                     orders: int) -> Dict[str, object]:
     """One segment's evidence: count each n-gram of the prediction, clip it by the most times it
-    occurs in one reference, pick the reference length, apply the brevity penalty.
+    occurs in one reference, pick the reference length, apply the brevity penalty. Its score is a
+    per-sentence score (``scoring.for_sentences``).
 
     ``tokenize`` is the settings' tokenizer (``tokenizers.make_tokenizer``), and ``orders`` how
     many orders the settings' statistics count; the evidence adds up to that row.
     """
     tokens, reference_tokens = tokenize(prediction), [tokenize(reference) for reference in references]
     row = segment_row(tokens, reference_tokens, orders, settings.statistics.ref_length)
-    result = score(next(Statistics([row], orders).segments()), settings)
+    result = score(next(Statistics([row], orders).segments()), for_sentences(settings))
     explained = []
     for n in range(1, settings.statistics.max_order + 1):
         counts = collections.Counter(ngrams(tokens, n))

@@ -48,7 +48,9 @@ def check_inputs(predictions, references) -> Tuple[list, list, bool]:
     if len(predictions) != len(references):
         raise ValueError(
             f"predictions and references must have the same length, got {len(predictions)} predictions "
-            f"and {len(references)} references"
+            f"and {len(references)} references: references holds each prediction's references "
+            f"(references[i] for predictions[i]); for sacrebleu's layout, one list per reference set, "
+            f"use exactbleu.compat"
         )
     if set(map(type, predictions)) != {str}:
         for index, prediction in enumerate(predictions):
@@ -78,6 +80,25 @@ def check_inputs(predictions, references) -> Tuple[list, list, bool]:
                     raise _not_a_string(f"references[{index}][{position}]", reference)
     _check_references_unicode(references, single_strings)
     return predictions, references, single_strings
+
+
+def check_segment(prediction, references) -> Tuple[str, List[str]]:
+    """Check one segment: a prediction string and its references (a list of strings, or one
+    string), with messages that name ``prediction`` and ``references[j]``."""
+    if not isinstance(prediction, str):
+        raise _not_a_string("prediction", prediction)
+    _check_unicode(lambda: [prediction], lambda index: "prediction")
+    if isinstance(references, str):
+        references = [references]
+    else:
+        references = as_list(references, "references")
+        if not references:
+            raise ValueError("references is empty: the prediction needs at least one reference")
+        for position, reference in enumerate(references):
+            if not isinstance(reference, str):
+                raise _not_a_string(f"references[{position}]", reference)
+    _check_unicode(lambda: references, "references[{}]".format)
+    return prediction, list(references)
 
 
 def _not_a_string(name, value):

@@ -18,6 +18,8 @@ import numpy as np
 
 from .significance import MAX_SAMPLES
 from .scoring import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTH_DEFAULTS, weight_sets
+from . import counting
+from .sufficient_statistics import CountedWith
 from .tokenizers import MECAB, SPM_MODELS, TOKENIZERS, mecab, rstripped_by_default, signature_name, spm
 from .version import __version__
 
@@ -65,9 +67,9 @@ DECLARED = (
     Option("smooth_method", "scoring", None, '`None` (HF\'s arithmetic), sacrebleu\'s `"none"`, `"floor"`, `"add-k"`, `"exp"` (its arithmetic, `bleu` = score / 100), or NLTK\'s `SmoothingFunction` `"method0"` (no smoothing, the `"nltk"` preset\'s) … `"method7"` (its arithmetic; methods 5 and 7 smooth with the 5-gram precision at any order, so the statistics count through order 5 for them)',
            ("-s", "--smooth-method"), {"choices": SMOOTH_METHODS}, none_is_a_choice=True),
     Option("smooth_value", "scoring", None, 'for `"floor"` (default 0.1), `"add-k"` (default 1) and `"method1"` (NLTK\'s epsilon, default 0.1)', ("-sv", "--smooth-value"), {"type": float}),
-    Option("effective_order", "scoring", False, "sacrebleu's: average only the orders that have n-grams",
-           ("--effective-order",), {"action": "store_const", "const": True}),
-    Option("sentence_level", "output", False, 'adds `sentence_bleu`: one score per prediction, same settings'),
+    Option("effective_order", "scoring", None, "sacrebleu's: average only the orders that have n-grams. Off for a corpus score; for a per-sentence score (`sentence_bleu`, `sentence_level`, `explain`, `-sl`) on in the `\"sacrebleu\"` preset, as sacrebleu's `sentence_bleu` has it, unless given",
+           ("--effective-order",), {"action": "store_const", "const": True}, shown_default="by level"),
+    Option("sentence_level", "output", False, 'adds `sentence_bleu`: one score per prediction, a per-sentence score under the same settings (see `effective_order`)'),
     Option("signature", "output", False, 'adds `signature`, naming every setting that can change the score'),
     Option("n_bootstrap", "output", 0, 'adds `bleu_ci`: the 95% bootstrap interval, resampled as sacrebleu does; at '
            'most 100,000 (`MAX_SAMPLES`)',
@@ -84,14 +86,19 @@ _NONE_MEANS_SOMETHING = {option.name for option in DECLARED if option.none_is_a_
 _STAGE_DOCS = {
     "tokenize": "How a segment becomes tokens: all that the references' statistics depend on, with the order.",
     "statistics": "What each statistics row counts, given the tokens.",
-    "scoring": "How summed statistics become a score.",
+    "scoring": "How summed statistics become a score; ``sentence_effective_order`` is the effective order of a "
+               "per-sentence score (see ``resolve_settings``).",
     "output": "Which keys the result holds beyond HF's six.",
 }
 
 
+# Settings derived from the options, beside them in their stage.
+_DERIVED = {"scoring": [("sentence_effective_order", object, dataclasses.field(default=False))]}
+
+
 def _stage_class(stage):
     fields = [(option.name, object, dataclasses.field(default=option.default)) for option in DECLARED
-              if option.stage == stage]
+              if option.stage == stage] + _DERIVED.get(stage, [])
     kind = dataclasses.make_dataclass(f"{stage.capitalize()}Settings", fields, frozen=True)
     kind.__module__, kind.__doc__ = __name__, _STAGE_DOCS[stage]  # so that settings pickle by reference
     return kind
@@ -118,6 +125,7 @@ _STAGES = {"tokenize": TokenizeSettings, "statistics": StatisticsSettings, "scor
 # evaluate config names: `evaluate.load(path, "sacrebleu")`. Explicit arguments override these.
 PRESETS = {
     "default": {},
+    "hf": {},  # the same as "default": Hugging Face's bleu, the command line's name for it
     # sacrebleu's BLEU().corpus_score defaults, right-strip included.
     "sacrebleu": {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp"},
     # NLTK's corpus_bleu on whitespace-split tokens, unsmoothed, in NLTK's own arithmetic.
@@ -131,6 +139,24 @@ def counted_orders(settings: Settings) -> int:
     if settings.scoring.smooth_method in NLTK_FIFTH_ORDER:
         return max(settings.statistics.max_order, 5)
     return settings.statistics.max_order
+
+
+def counted_with(settings: Settings) -> CountedWith:
+    """The settings that decide the statistics rows under these settings, as statistics carry them."""
+    return counting.counted_with(settings, counted_orders(settings))
+
+
+def check_counted_with(counted: Optional[CountedWith], settings: Settings) -> None:
+    """A ValueError unless statistics counted with ``counted`` (None: made by hand) are what these
+    settings count: scoring them under other settings would give a number that no corpus has."""
+    if counted is None:
+        return
+    scoring = counted_with(settings)
+    if counted != scoring:
+        was, now = counted.difference(scoring)
+        raise ValueError(f"these statistics were counted with {was}, and are scored with {now}: count and score "
+                         f"with the same options (statistics(..., preset, **options), then score(..., preset, "
+                         f"**options))")
 
 
 def _check_bool(name, value):
@@ -248,8 +274,8 @@ def resolve_settings(preset: str = "default", defaults: Optional[Dict[str, objec
     """
     if not options and not defaults and preset in _PRESET_SETTINGS:  # a preset's own settings, as checked before
         return _PRESET_SETTINGS[preset]
-    if preset not in PRESETS:
-        raise ValueError(f"config_name must be one of {sorted(PRESETS)}, got {preset!r}")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ValueError(f"preset must be one of {sorted(PRESETS)}, got {preset!r:.80}")
     merged = {}
     for layer in (PRESETS[preset], _given(defaults or {}), _given(options)):
         merged = _overlay(merged, layer)
@@ -271,6 +297,8 @@ def resolve_settings(preset: str = "default", defaults: Optional[Dict[str, objec
         raise ValueError(f"lang must be a language code such as 'en', got {merged['lang']!r}")
     if merged["rstrip"] is None:
         merged["rstrip"] = rstripped_by_default(tokenizer)
+    given_effective_order = merged["effective_order"]  # None: not given, so each level's default
+    merged["effective_order"] = False if given_effective_order is None else given_effective_order
     for name in ("lowercase", "rstrip", "smooth", "effective_order", "sentence_level", "signature"):
         merged[name] = _check_bool(name, merged[name])
 
@@ -311,11 +339,19 @@ def resolve_settings(preset: str = "default", defaults: Optional[Dict[str, objec
         raise ValueError(f"effective_order=True is sacrebleu's; it does not apply to NLTK's {smooth_method}")
     if merged["effective_order"] and weights is not None:
         raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
+    # The per-sentence rule, stated once: sacrebleu's sentence_bleu averages only the orders that a
+    # sentence has, so under its preset every per-sentence score does, unless effective_order is
+    # given; where effective order does not apply (weights, NLTK's methods), it stays off.
+    if given_effective_order is not None:
+        merged["sentence_effective_order"] = merged["effective_order"]
+    else:
+        merged["sentence_effective_order"] = (preset == "sacrebleu" and weights is None
+                                              and smooth_method not in NLTK_SMOOTHING)
 
     merged["n_bootstrap"] = _check_int("n_bootstrap", merged["n_bootstrap"], 0, MAX_SAMPLES)
     if merged["bootstrap_seed"] is not None:
         merged["bootstrap_seed"] = _check_int("bootstrap_seed", merged["bootstrap_seed"], 0)
-    settings = Settings(**{stage: kind(**{option.name: merged[option.name] for option in dataclasses.fields(kind)})
+    settings = Settings(**{stage: kind(**{field.name: merged[field.name] for field in dataclasses.fields(kind)})
                            for stage, kind in _STAGES.items()})
     if not options and not defaults and tokenizer not in _DEPENDS_ON_ENVIRONMENT:
         _PRESET_SETTINGS[preset] = settings  # frozen, so callers may share it

@@ -8,8 +8,9 @@ that of its resampled sums.
 import dataclasses
 import fractions
 import math
+import numbers
 import sys
-from typing import Dict, List
+from typing import Callable, Dict, List, NamedTuple
 
 from .sufficient_statistics import Statistics, Sums
 
@@ -22,6 +23,42 @@ NLTK_SMOOTHING = {f"method{number}": (0.1 if number == 1 else None) for number i
 # count through order 5 for them (see `options.counted_orders`).
 NLTK_FIFTH_ORDER = {"method5", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5
+
+
+class Scored(NamedTuple):
+    """One score as its arithmetic gives it: ``bleu`` on 0..1; ``value`` and ``precisions`` on the
+    arithmetic's own ``scale`` (100 for sacrebleu's percent, 1 for HF's and NLTK's), as its
+    significance tests compare them and sacrebleu prints them."""
+
+    bleu: float
+    value: float
+    precisions: List[float]
+    brevity_penalty: float
+    length_ratio: float
+    scale: int
+
+
+def arithmetic(settings) -> Callable[..., Scored]:
+    """The one place that chooses the arithmetic from the settings: HF's (no ``smooth_method``),
+    NLTK's (its ``method0`` to ``method7``) or sacrebleu's (its four methods). Corpus scores,
+    sentence scores, every resample of the significance tests and the command line all score
+    through it."""
+    method = settings.scoring.smooth_method
+    if method is None:
+        return _score_tensorflow_nmt
+    if method in NLTK_SMOOTHING:
+        return _score_nltk
+    return _score_sacrebleu
+
+
+def on_percent_scale(settings) -> bool:
+    """Whether the settings' arithmetic states its scores on 0..100 (sacrebleu's)."""
+    return arithmetic(settings) is _score_sacrebleu
+
+
+def scored(sums: Sums, settings) -> Scored:
+    """The score of summed statistics under one weight set (see ``score``)."""
+    return arithmetic(settings)(sums, settings)
 
 
 def score(sums: Sums, settings) -> Dict[str, object]:
@@ -45,27 +82,14 @@ def score(sums: Sums, settings) -> Dict[str, object]:
         scores = [score(sums, dataclasses.replace(settings, scoring=dataclasses.replace(settings.scoring, weights=one)))
                   for one in settings.scoring.weights]
         return {**scores[0], "bleu": [one["bleu"] for one in scores]}
-    translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
-    matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
-    if settings.scoring.smooth_method is None:
-        bleu, precisions, brevity_penalty, ratio = _score_tensorflow_nmt(
-            translation_length, ref_length, matches, totals, settings
-        )
-    elif settings.scoring.smooth_method in NLTK_SMOOTHING:
-        bleu, precisions, brevity_penalty, ratio = _score_nltk(
-            translation_length, ref_length, matches, totals, [int(d) for d in sums.denominators], settings
-        )
-    else:
-        bleu, precisions, brevity_penalty, ratio = _score_sacrebleu(
-            translation_length, ref_length, matches, totals, settings
-        )
+    result = scored(sums, settings)
     return {
-        "bleu": bleu,
-        "precisions": precisions,
-        "brevity_penalty": brevity_penalty,
-        "length_ratio": ratio,
-        "translation_length": translation_length,
-        "reference_length": ref_length,
+        "bleu": result.bleu,
+        "precisions": [precision / result.scale for precision in result.precisions],
+        "brevity_penalty": result.brevity_penalty,
+        "length_ratio": result.length_ratio,
+        "translation_length": int(sums.prediction_length),
+        "reference_length": int(sums.reference_length),
     }
 
 
@@ -76,7 +100,9 @@ def _effective_order(totals, settings):
     return sum(1 for total in totals if total > 0)
 
 
-def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, settings):
+def _score_tensorflow_nmt(sums, settings):
+    translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
+    matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
     if settings.scoring.smooth:
         precisions = [(m + 1.0) / (t + 1.0) for m, t in zip(matches, totals)]
     else:
@@ -84,7 +110,8 @@ def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, setti
 
     order = _effective_order(totals, settings)
     if settings.scoring.weights is None:
-        weights = [1.0 / order] * order
+        # With effective order and no n-gram at all, no order is averaged: the mean is 0 below.
+        weights = [1.0 / order] * order if order else []
     else:
         weights = settings.scoring.weights
     # An order of weight 0 does not enter the mean (p ** 0 is 1), as in NLTK.
@@ -104,20 +131,30 @@ def _score_tensorflow_nmt(translation_length, ref_length, matches, totals, setti
     else:
         ratio = float(translation_length) / ref_length
         brevity_penalty = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
-    return geometric_mean * brevity_penalty, precisions, brevity_penalty, ratio
+    bleu = geometric_mean * brevity_penalty
+    return Scored(bleu, bleu, precisions, brevity_penalty, ratio, 1)
 
 
-def _score_sacrebleu(translation_length, ref_length, matches, totals, settings):
-    score, percents, brevity_penalty, ratio = sacrebleu_percent(translation_length, ref_length, matches, totals,
-                                                                settings)
+def _score_sacrebleu(sums, settings):
+    # Matches and totals stay as given: ints, or float32 in sacrebleu's resampling, whose
+    # arithmetic sacrebleu_percent then follows.
+    matches, totals = [_exact(value) for value in sums.matches], [_exact(value) for value in sums.totals]
+    score, percents, brevity_penalty, ratio = sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
+                                                                matches, totals, settings)
     if settings.scoring.weights is not None:  # NLTK's weights on sacrebleu's precisions: not on percentages
         used = [(w, p / 100) for w, p in zip(settings.scoring.weights, percents) if w > 0]
         bleu = 0.0 if min(p for _, p in used) == 0 else brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used))
+        score = 100 * bleu
     else:
         # exp(log(100)) is 100.00000000000004, so a perfect score would come out a few ulps above 1:
         # BLEU is at most 1.
         bleu = min(1.0, score / 100)
-    return bleu, [p / 100 for p in percents], brevity_penalty, ratio
+    return Scored(bleu, score, percents, brevity_penalty, ratio, 100)
+
+
+def _exact(value):
+    """An integer count as a Python int; a float32 sum as it is."""
+    return int(value) if isinstance(value, numbers.Integral) else value
 
 
 def sacrebleu_percent(translation_length, ref_length, matches, totals, settings):
@@ -163,7 +200,10 @@ def sacrebleu_percent(translation_length, ref_length, matches, totals, settings)
     return score, percents, brevity_penalty, ratio
 
 
-def _score_nltk(translation_length, ref_length, matches, totals, denominators, settings):
+def _score_nltk(sums, settings):
+    translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
+    matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
+    denominators = [int(value) for value in sums.denominators]
     method, order = settings.scoring.smooth_method, settings.statistics.max_order
     ratio = translation_length / ref_length if ref_length else 0.0
     if translation_length > ref_length:
@@ -175,7 +215,7 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
     # NLTK keeps each precision as an unreduced fraction; method2 adds one to both of its terms.
     precisions = [fractions.Fraction(m, d) for m, d in zip(matches[:order], denominators)]
     if matches[0] == 0:  # NLTK returns 0 before it smooths
-        return 0.0, [float(p) for p in precisions], brevity_penalty, ratio
+        return Scored(0.0, 0.0, [float(p) for p in precisions], brevity_penalty, ratio, 1)
     halvings = 1
     for n, (m, d) in enumerate(zip(matches[:order], denominators)):
         if method == "method1" and m == 0:
@@ -208,7 +248,7 @@ def _score_nltk(translation_length, ref_length, matches, totals, denominators, s
         precisions_in_mean = precisions
     weights = settings.scoring.weights or (1 / order,) * order
     bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions_in_mean) if p > 0))
-    return bleu, [float(p) for p in precisions], brevity_penalty, ratio
+    return Scored(bleu, bleu, [float(p) for p in precisions], brevity_penalty, ratio, 1)
 
 
 def score_corpus(statistics: Statistics, settings) -> Dict[str, object]:
@@ -216,9 +256,21 @@ def score_corpus(statistics: Statistics, settings) -> Dict[str, object]:
     return score(statistics.sums(), settings)
 
 
+def for_sentences(settings):
+    """The settings of a per-sentence score: the corpus's, but with the effective order that
+    per-sentence scores take (``scoring.sentence_effective_order``: sacrebleu's ``sentence_bleu``
+    turns it on, so its preset does; ``options.resolve_settings`` states the rule)."""
+    scoring = settings.scoring
+    if scoring.effective_order == scoring.sentence_effective_order:
+        return settings
+    return dataclasses.replace(settings, scoring=dataclasses.replace(
+        scoring, effective_order=scoring.sentence_effective_order))
+
+
 def sentence_scores(statistics: Statistics, settings) -> list:
-    """Each segment's BLEU, from its own statistics, with the same settings as the corpus score;
-    with several weight sets, one such list per set."""
+    """Each segment's BLEU, from its own statistics, with the corpus score's settings made
+    per-sentence (``for_sentences``); with several weight sets, one such list per set."""
+    settings = for_sentences(settings)
     scores = [score(sums, settings)["bleu"] for sums in statistics.segments()]
     if several_weight_sets(settings):
         return [list(column) for column in zip(*scores)]

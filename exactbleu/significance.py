@@ -6,11 +6,11 @@ resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized
 
 import math
 from statistics import mean as correctly_rounded_mean
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from .scoring import NLTK_SMOOTHING, SMOOTH_DEFAULTS, sacrebleu_percent, score, score_corpus
+from .scoring import NLTK_SMOOTHING, on_percent_scale, scored
 from .sufficient_statistics import Statistics
 
 
@@ -77,7 +77,7 @@ def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
     """
     n_bootstrap = settings.output.n_bootstrap
     columns = statistics.columns(denominators=settings.scoring.smooth_method in NLTK_SMOOTHING)
-    scores = sorted(score(statistics.sums_of(sums), settings)["bleu"]
+    scores = sorted(scored(statistics.sums_of(sums), settings).bleu
                     for drawn in bootstrap_indices(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
                     for sums in resampled_sums(draw_counts(drawn), columns).tolist())
     cut = n_bootstrap // 40
@@ -101,6 +101,46 @@ def randomization_swaps(segments: int, n_samples: int, seed: Optional[int]) -> I
 PAIRED_TESTS = {"bootstrap": 1000, "randomization": 10000}
 
 
+def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int,
+                        seed: Optional[int]) -> Iterator[Tuple[np.ndarray, Dict[str, float]]]:
+    """sacrebleu's paired bootstrap resamples, one at a time: the segments a resample draws, in
+    the order drawn, and each system's score of them, by the one arithmetic (``scoring.scored``)
+    on its own scale. In sacrebleu's arithmetic the resampled sums are float32's, as sacrebleu
+    has them (see ``float32_sums``)."""
+    percent_scale = on_percent_scale(settings)
+    nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
+    columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
+    layout = next(iter(systems.values()))  # reads summed columns back as sums
+    if percent_scale:
+        by_column = {name: np.ascontiguousarray(system_columns.T, dtype=np.float32)
+                     for name, system_columns in columns.items()}
+    for drawn in bootstrap_indices(len(layout), n_samples, seed):
+        draws = draw_counts(drawn)
+        block = {}
+        for name, system_columns in columns.items():
+            sums = resampled_sums(draws, system_columns)
+            if percent_scale:
+                sums = float32_sums(sums, drawn, by_column[name])
+            block[name] = [scored(layout.sums_of(row), settings).value for row in sums]
+        for number, segments in enumerate(drawn):
+            yield segments, {name: values[number] for name, values in block.items()}
+
+
+def randomization_trials(baseline: Statistics, system: Statistics, settings, n_samples: int,
+                         seed: Optional[int]) -> Iterator[Tuple[np.ndarray, float, float]]:
+    """sacrebleu's paired approximate randomization trials, one at a time: which segments a trial
+    swaps between the two systems, and the scores of the two corpora the swap makes (the system's
+    with the baseline's swapped segments, then the other), by the one arithmetic on its own scale."""
+    nltk = settings.scoring.smooth_method in NLTK_SMOOTHING
+    first_columns, second_columns = baseline.columns(denominators=nltk), system.columns(denominators=nltk)
+    both = first_columns.sum(axis=0) + second_columns.sum(axis=0)
+    difference = (first_columns - second_columns).astype(np.float64)  # exact: sums stay below 2**53
+    for swapped in randomization_swaps(len(baseline), n_samples, seed):
+        first = (second_columns.sum(axis=0) + swapped @ difference).round().astype(np.int64)
+        for trial, a, b in zip(swapped, first, both - first):
+            yield trial, scored(baseline.sums_of(a), settings).value, scored(baseline.sums_of(b), settings).value
+
+
 def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settings, test: str = "bootstrap",
                            n_samples: Optional[int] = None, seed: Optional[int] = 12345,
                            percent: bool = False, exact_mean: bool = False) -> Dict[str, Dict[str, object]]:
@@ -117,10 +157,10 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         ``{name: {"bleu", "p_value", "mean", "ci"}}``: the score in 0..1; the p-value of the
         difference from the baseline (None for the baseline); with the bootstrap, the mean of the
         resampled scores and the half-width of their 95% interval (None with randomization, as in
-        sacrebleu). In sacrebleu's convention the test runs on its 0-100 scale, its resampled
+        sacrebleu). In sacrebleu's arithmetic the test runs on its 0-100 scale, its resampled
         sums in float32 as it has them, and mean and ci are divided by 100 like the score.
         ``percent=True`` gives score, mean and ci on 0..100 instead: sacrebleu's own numbers in
-        its convention, 100 times the score in the others (for the command line). The mean is
+        its arithmetic, 100 times the score in the others (for the command line). The mean is
         numpy's, as in sacrebleu's paired test; ``exact_mean=True`` takes ``statistics.mean``, as
         sacrebleu's single-system interval (its ``-ci``) does.
 
@@ -128,64 +168,38 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
     ``randomization_swaps``), so memory stays bounded whatever the corpus and ``n_samples``.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
-    on_percent_scale = settings.scoring.smooth_method in SMOOTH_DEFAULTS
-    nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
-    columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
-    layout = systems[baseline]  # reads summed columns back as sums
-    segments = len(columns[baseline])
-
-    def compared(summed):
-        """The score the test compares, of summed columns (ints, or float32 in sacrebleu's bootstrap)."""
-        sums = layout.sums_of(summed)
-        if on_percent_scale:
-            return sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length), sums.matches,
-                                     sums.totals, settings)[0]
-        return score(sums, settings)["bleu"]
-
+    percent_scale = on_percent_scale(settings)
     # From the compared scale to the one asked for (see Returns).
     if percent:
-        shown = (lambda value: value) if on_percent_scale else (lambda value: 100 * value)
+        shown = (lambda value: value) if percent_scale else (lambda value: 100 * value)
     else:
-        shown = (lambda value: value / 100) if on_percent_scale else (lambda value: value)
-    totals = {name: compared(system_columns.sum(axis=0)) for name, system_columns in columns.items()}
-    results = {name: {"bleu": shown(totals[name]) if percent else score_corpus(statistics, settings)["bleu"],
+        shown = (lambda value: value / 100) if percent_scale else (lambda value: value)
+    corpus = {name: scored(statistics.sums(), settings) for name, statistics in systems.items()}
+    results = {name: {"bleu": shown(corpus[name].value) if percent else corpus[name].bleu,
                       "p_value": None, "mean": None, "ci": None}
-               for name, statistics in systems.items()}
+               for name in systems}
     if test == "bootstrap":
-        resampled = {name: [] for name in columns}
-        if on_percent_scale:  # sacrebleu's sums are float32's (see float32_sums)
-            by_column = {name: np.ascontiguousarray(system_columns.T, dtype=np.float32)
-                         for name, system_columns in columns.items()}
-        for drawn in bootstrap_indices(segments, n_samples, seed):
-            draws = draw_counts(drawn)
-            for name, system_columns in columns.items():
-                sums = resampled_sums(draws, system_columns)
-                if on_percent_scale:
-                    sums = float32_sums(sums, drawn, by_column[name])
-                resampled[name] += [compared(row) for row in sums]
-        for name in columns:
+        resampled = {name: [] for name in systems}
+        for _, scores in bootstrap_resamples(systems, settings, n_samples, seed):
+            for name, value in scores.items():
+                resampled[name].append(value)
+        for name in systems:
             ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
             cut = n_samples // 40
             mean = correctly_rounded_mean(ordered.tolist()) if exact_mean else float(ordered.mean())
             results[name]["mean"] = shown(mean)
             results[name]["ci"] = shown(float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])))
-        for name in columns:
+        for name in systems:
             if name != baseline:
                 differences = np.abs(np.array(resampled[name]) - np.array(resampled[baseline]))
                 results[name]["p_value"] = _p_value(differences - differences.mean(),
-                                                    abs(totals[baseline] - totals[name]))
+                                                    abs(corpus[baseline].value - corpus[name].value))
     else:
-        for name, system_columns in columns.items():
-            if name == baseline:
-                continue
-            # Each trial swaps a random half of the segments between the two systems.
-            both = columns[baseline].sum(axis=0) + system_columns.sum(axis=0)
-            difference = (columns[baseline] - system_columns).astype(np.float64)  # exact: sums stay below 2**53
-            trials = []
-            for swapped in randomization_swaps(segments, n_samples, seed):
-                first = (system_columns.sum(axis=0) + swapped @ difference).round().astype(np.int64)
-                trials += [abs(compared(a) - compared(b)) for a, b in zip(first, both - first)]
-            results[name]["p_value"] = _p_value(np.array(trials), abs(totals[baseline] - totals[name]))
+        for name, statistics in systems.items():
+            if name != baseline:
+                trials = [abs(a - b) for _, a, b in randomization_trials(systems[baseline], statistics, settings,
+                                                                          n_samples, seed)]
+                results[name]["p_value"] = _p_value(np.array(trials), abs(corpus[baseline].value - corpus[name].value))
     return results
 
 

@@ -10,11 +10,16 @@ exactly its rows, faster.
 Rows add up: the corpus score is a function of the column sums, so any split of a corpus
 (batches, processes, machines) sums to the same numbers. ``Statistics`` owns the layout: nothing
 else indexes its columns.
+
+Rows mean something only under the settings that counted them: the same corpus lowercased, or
+with another tokenizer, gives other rows. So statistics carry those settings (``CountedWith``),
+parts counted differently refuse to add up, and scoring under other settings is refused.
 """
 
+import hashlib
 import itertools
 from collections import Counter
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Union
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -96,6 +101,46 @@ def rows_of(prediction_lengths: np.ndarray, reference_lengths: np.ndarray, match
     return np.column_stack([prediction_lengths, reference_lengths, matches, totals]).astype(np.int64, copy=False)
 
 
+class CountedWith(NamedTuple):
+    """The settings that decide a corpus's statistics rows: the tokenizer by its signature name
+    (which names the ``moses`` language and the SentencePiece model), lowercasing, right-stripping,
+    the reference length and how many orders are counted."""
+
+    tokenizer: str
+    lowercase: bool
+    rstrip: bool
+    ref_length: str
+    orders: int
+
+    def text(self) -> str:
+        """One line that names every field, as a column of statistics stores it."""
+        return "|".join(f"{name}={value}" for name, value in zip(self._fields, self))
+
+    @classmethod
+    def from_text(cls, text: str) -> "CountedWith":
+        """The settings that ``text()`` wrote, or a ValueError naming the text."""
+        try:
+            fields = dict(field.split("=", 1) for field in text.split("|"))
+            return cls(fields["tokenizer"], fields["lowercase"] == "True", fields["rstrip"] == "True",
+                       fields["ref_length"], int(fields["orders"]))
+        except (KeyError, ValueError, AttributeError):
+            raise ValueError(f"statistics column 'counted_with' must hold the settings that counted the rows, as "
+                             f"statistics() writes them, got {text!r:.120}") from None
+
+    def code(self) -> int:
+        """A number from 1 to 2**31 - 1 that stands for these settings in a summed vector, the same
+        in every process and on every machine."""
+        digest = hashlib.blake2b(self.text().encode("utf-8"), digest_size=8).digest()
+        return int.from_bytes(digest, "big") % (2**31 - 1) + 1
+
+    def difference(self, other: "CountedWith") -> Tuple[str, str]:
+        """The first setting where these differ from ``other``, as "name=this" and "name=that"."""
+        for name, mine, theirs in zip(self._fields, self, other):
+            if mine != theirs:
+                return f"{name}={mine!r}", f"{name}={theirs!r}"
+        return "", ""
+
+
 class Sums(NamedTuple):
     """Summed statistics, what a score is a function of. ``denominators`` are NLTK's: the sum over
     segments of max(1, total) per order (NLTK counts one possible n-gram for a hypothesis shorter
@@ -108,44 +153,55 @@ class Sums(NamedTuple):
     denominators: List[int]
 
 
-_VECTOR_HEAD = 3  # segments, references, references squared
+_VECTOR_HEAD = 5  # segments, references, references squared, settings code times parts, parts
 
 
 class Statistics:
     """The statistics rows of a corpus, one per segment, counting ``orders`` n-gram orders.
 
-    ``a + b`` holds the segments of both (so ``score(a + b)`` is the score of the whole), a slice
-    or an index array takes some segments, and ``sums()`` gives what the corpus score needs.
-    ``vector()`` is the fixed-length sum that processes add up and ``from_vector`` reads back.
-    A few segments are kept as int lists, which cost less than an array to make and read.
+    ``a + b`` holds the segments of both (so ``score(a + b)`` is the score of the whole, and
+    ``sum(parts)`` works too), a slice or an index array takes some segments, and ``sums()`` gives
+    what the corpus score needs. ``vector()`` is the fixed-length sum that processes add up.
+    ``counted_with`` names the settings that counted the rows (None for rows made by hand, which
+    any settings may score). A few segments are kept as int lists, which cost less than an array
+    to make and read.
     """
 
-    __slots__ = ("_rows", "orders", "references")
+    __slots__ = ("_rows", "orders", "references", "counted_with")
 
     def __init__(self, rows: Union[np.ndarray, List[List[int]]], orders: int,
-                 references: Optional[Sequence[int]] = None):
+                 references: Optional[Sequence[int]] = None, counted_with: Optional[CountedWith] = None):
         self._rows = rows
         self.orders = orders
         self.references = references  # how many references each segment has, for the signature
+        self.counted_with = counted_with
 
     @classmethod
     def concatenate(cls, parts: Sequence["Statistics"]) -> "Statistics":
-        """The segments of every part, in order; the parts must count the same orders."""
+        """The segments of every part, in order; the parts must be counted with the same settings."""
         orders = {part.orders for part in parts}
         if len(orders) != 1:
             raise ValueError(f"statistics of different orders {sorted(orders)} do not add up: count them with the "
                              f"same max_order (or weights) and smoothing method")
+        counted = [part.counted_with for part in parts if part.counted_with is not None]
+        for other in counted[1:]:
+            if other != counted[0]:
+                first, second = counted[0].difference(other)
+                raise ValueError(f"statistics counted with different settings do not add up: one part was counted "
+                                 f"with {first}, another with {second}; count every part with the same options")
         references = None
         if all(part.references is not None for part in parts):
             references = list(itertools.chain.from_iterable(part.references for part in parts))
-        return cls(np.concatenate([part.array for part in parts]), orders.pop(), references)
+        return cls(np.concatenate([part.array for part in parts]), orders.pop(), references,
+                   counted[0] if counted else None)
 
     @classmethod
     def from_columns(cls, prediction_length: np.ndarray, reference_length: np.ndarray, matches: np.ndarray,
-                     totals: np.ndarray, references: Optional[Sequence[int]] = None) -> "Statistics":
+                     totals: np.ndarray, references: Optional[Sequence[int]] = None,
+                     counted_with: Optional[CountedWith] = None) -> "Statistics":
         """Statistics from named columns (``matches`` and ``totals`` of shape (segments, orders))."""
         rows = np.column_stack([prediction_length, reference_length, matches, totals]).astype(np.int64, copy=False)
-        return cls(rows, matches.shape[1], references)
+        return cls(rows, matches.shape[1], references, counted_with)
 
     @property
     def array(self) -> np.ndarray:
@@ -159,15 +215,22 @@ class Statistics:
 
     def __getitem__(self, index) -> "Statistics":
         references = None if self.references is None else np.asarray(self.references)[index].reshape(-1).tolist()
-        return Statistics(self.array[index].reshape(-1, 2 + 2 * self.orders), self.orders, references)
+        return Statistics(self.array[index].reshape(-1, 2 + 2 * self.orders), self.orders, references,
+                          self.counted_with)
 
     def __add__(self, other: "Statistics") -> "Statistics":
         if not isinstance(other, Statistics):
             return NotImplemented
         return Statistics.concatenate([self, other])
 
+    def __radd__(self, other) -> "Statistics":
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
+
     def __eq__(self, other) -> bool:
-        return isinstance(other, Statistics) and other.orders == self.orders and np.array_equal(self.array, other.array)
+        return (isinstance(other, Statistics) and other.orders == self.orders
+                and other.counted_with == self.counted_with and np.array_equal(self.array, other.array))
 
     def __repr__(self) -> str:
         return f"Statistics({len(self)} segments, {self.orders} orders)"
@@ -227,23 +290,28 @@ class Statistics:
         """The corpus's statistics as one fixed-length 1-D int64 array that adds up with ``+``:
         what ``torch.distributed.all_reduce``, Dask or Ray sum over shards, and ``score`` reads.
 
-        ``[segments, references, references squared, prediction length, reference length,
-        matches per order, totals per order, NLTK's denominators per order]``: the reference
-        counts (the number of references, and the sum of their squares) tell whether every
-        segment has as many, for the signature; the denominators are what NLTK's arithmetic needs.
+        ``[segments, references, references squared, settings code, parts, prediction length,
+        reference length, matches per order, totals per order, NLTK's denominators per order]``:
+        the reference counts (the number of references, and the sum of their squares) tell whether
+        every segment has as many, for the signature; the settings code (``CountedWith.code``, 0
+        for rows made by hand) and the number of parts let a sum prove that every part was counted
+        with the same settings: its code is then exactly that code times its parts. The
+        denominators are what NLTK's arithmetic needs.
         """
         if self.references is None:
             raise ValueError("these statistics do not know how many references each segment has: take them "
                              "from exactbleu.statistics()")
         references = np.asarray(self.references, dtype=np.int64)
         sums = self.sums()
-        return np.array([len(self), references.sum(), (references * references).sum(), sums.prediction_length,
-                         sums.reference_length, *sums.matches, *sums.totals, *sums.denominators], dtype=np.int64)
+        code = 0 if self.counted_with is None else self.counted_with.code()
+        return np.array([len(self), references.sum(), (references * references).sum(), code, 1,
+                         sums.prediction_length, sums.reference_length, *sums.matches, *sums.totals,
+                         *sums.denominators], dtype=np.int64)
 
     @staticmethod
-    def vector_orders(vector: np.ndarray) -> int:
-        """How many orders a vector counts."""
-        return (len(vector) - _VECTOR_HEAD - 2) // 3
+    def vector_length(orders: int) -> int:
+        """How many numbers a vector of this many orders holds."""
+        return _VECTOR_HEAD + 2 + 3 * orders
 
     @staticmethod
     def vector_sums(vector: np.ndarray) -> Sums:
@@ -257,8 +325,17 @@ class Statistics:
     def vector_references(vector: np.ndarray):
         """How many references every segment has, or "var" when they differ (Cauchy-Schwarz: n times
         the sum of squares equals the squared sum exactly when all counts are equal)."""
-        segments, references, squares = (int(value) for value in vector[:_VECTOR_HEAD])
+        segments, references, squares = (int(value) for value in vector[:3])
         return references // segments if segments * squares == references * references else "var"
+
+    @staticmethod
+    def vector_counted_with(vector: np.ndarray, counted_with: CountedWith) -> Optional[bool]:
+        """Whether every part of a summed vector was counted with these settings; None when every
+        part was made by hand, so nothing is known."""
+        code, parts = int(vector[3]), int(vector[4])
+        if code == 0:
+            return None
+        return code == counted_with.code() * parts
 
     def as_dict(self) -> dict:
         """The rows as columns of lists, as ``datasets`` stores them."""
@@ -267,4 +344,6 @@ class Statistics:
                    "matches": self.matches.tolist(), "totals": self.totals.tolist()}
         if self.references is not None:
             columns["references"] = list(self.references)
+        if self.counted_with is not None:
+            columns["counted_with"] = [self.counted_with.text()] * len(self)
         return columns

@@ -105,7 +105,9 @@ def test_presets_and_overrides():
     settings = options.resolve_settings("sacrebleu")
     assert settings.tokenize == options.TokenizeSettings(tokenizer="13a", rstrip=True)
     assert settings.statistics == options.StatisticsSettings(ref_length="closest")
-    assert settings.scoring == options.ScoringSettings(smooth_method="exp")
+    # sacrebleu's corpus score averages every order; its sentence scores, the orders a sentence has.
+    assert settings.scoring == options.ScoringSettings(smooth_method="exp", effective_order=False,
+                                                       sentence_effective_order=True)
     nltk = options.resolve_settings("nltk")
     assert (nltk.tokenize.tokenizer, nltk.tokenize.rstrip, nltk.statistics.ref_length) == ("none", True, "closest")
     # Explicit arguments override the preset's; an explicit smooth=True replaces its method.

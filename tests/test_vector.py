@@ -51,7 +51,7 @@ def test_the_signature_tells_a_varying_number_of_references():
 @pytest.mark.parametrize("options, words", [
     ({"sentence_level": True}, ["sentence_level", "each segment's own statistics", "vector"]),
     ({"n_bootstrap": 10}, ["n_bootstrap", "each segment's own statistics"]),
-    ({"max_order": 2}, ["vector holds 17 numbers", "11", "same options"]),
+    ({"max_order": 2}, ["vector holds 19 numbers", "13", "same options"]),
 ])
 def test_scoring_a_summed_vector_says_what_it_cannot_give(options, words):
     vector = exactbleu.statistics(["a b c"], [["a b c"]]).vector()
@@ -62,11 +62,13 @@ def test_scoring_a_summed_vector_says_what_it_cannot_give(options, words):
 
 
 @pytest.mark.parametrize("vector, error", [
-    (np.array([1.0] * 17), TypeError),
-    (np.zeros((2, 17), dtype=np.int64), TypeError),
-    (np.array([1, 1, 1, 3, 3, 4, 0, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),  # 4 matches of 3 unigrams
-    (np.array([1, 1, 1, -3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),
-    (np.array([0, 0, 0, 3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),  # no segment
+    (np.array([1.0] * 19), TypeError),
+    (np.zeros((2, 19), dtype=np.int64), TypeError),
+    # [segments, references, references squared, settings code, parts, lengths, matches, totals, denominators]
+    (np.array([1, 1, 1, 0, 1, 3, 3, 4, 0, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),  # 4 matches of 3 unigrams
+    (np.array([1, 1, 1, 0, 1, -3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),
+    (np.array([0, 0, 0, 0, 1, 3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),  # no segment
+    (np.array([1, 1, 1, 0, 0, 3, 3, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 1]), ValueError),  # no part
 ])
 def test_a_vector_that_is_no_sum_of_statistics_is_refused(vector, error):
     with pytest.raises(error, match="statistics"):

@@ -45,6 +45,8 @@ TOKENIZERS = {
 }
 MECAB = mecab.MECAB
 SPM_MODELS = spm.SPM_MODELS
+# sacrebleu's tokenizer for a target language (its -l, and BLEU(trg_lang=)); 13a for the others.
+TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 def rstripped_by_default(tokenizer) -> bool:
