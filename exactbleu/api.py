@@ -19,7 +19,8 @@ import numpy as np
 from .counting import ReferenceCache, count
 from .explanation import Explanations
 from .inputs import check_inputs, check_segment, reference_lists
-from .options import Settings, _check_int, check_counted_with, counted_orders, counted_with, resolve_settings, signature
+from .options import (Settings, _check_int, check_counted_with, check_no_output_options, counted_orders, counted_with,
+                      resolve_settings, signature)
 from .scoring import for_sentences, score_corpus, sentence_scores, several_weight_sets
 from .scoring import score as score_sums
 from .sufficient_statistics import CountedWith
@@ -130,6 +131,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: References, *,
     Returns:
         ``{name: {"bleu", "p_value", "mean", "ci"}}`` (see ``significance.paired_test_statistics``).
     """
+    check_no_output_options(options, "paired_test")
     return paired_test_with(systems, references, baseline, test, n_samples, seed, resolve_settings(preset, **options),
                             Counting())
 
@@ -146,6 +148,7 @@ def explain(predictions: Sequence[str], references: References, preset: str = "d
     The result is a sequence that works each segment out when it is read (``explained[i]``, a
     slice, or a ``for`` loop that streams them), so any corpus fits in memory one segment at a
     time; inputs and options are checked at once."""
+    check_no_output_options(options, "explain")
     return explain_with(predictions, references, resolve_settings(preset, **options), Counting())
 
 

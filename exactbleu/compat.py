@@ -106,7 +106,7 @@ class BLEU:
         self._force = force  # accepted: exactbleu never warns about tokenized input
         # effective_order is given, so the preset's per-sentence rule never applies: as sacrebleu's.
         self._settings = resolve_settings("sacrebleu", tokenizer=tokenize, lowercase=lowercase,
-                                          smooth_method=smooth_method, smooth_value=smooth_value,
+                                          smooth_method=smooth_method, smooth_value=_value_of(smooth_method, smooth_value),
                                           max_order=max_ngram_order, effective_order=effective_order)
         self._cache = api.ReferenceCache()
         self._references = None
@@ -120,7 +120,8 @@ class BLEU:
                      smooth_value: Optional[float] = None, effective_order: bool = False,
                      max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
         """The score of given statistics: matched and total n-grams per order, and the lengths."""
-        settings = resolve_settings("sacrebleu", smooth_method=smooth_method, smooth_value=smooth_value,
+        settings = resolve_settings("sacrebleu", smooth_method=smooth_method,
+                                    smooth_value=_value_of(smooth_method, smooth_value),
                                     effective_order=effective_order, max_order=max_ngram_order)
         if len(correct) != max_ngram_order or len(total) != max_ngram_order:
             raise ValueError(f"correct and total must hold max_ngram_order={max_ngram_order} counts each, got "
@@ -197,6 +198,12 @@ def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str
     """sacrebleu's ``sentence_bleu``: one hypothesis against its references, with effective order."""
     return BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method, smooth_value=smooth_value,
                 effective_order=use_effective_order).sentence_score(hypothesis, references)
+
+
+def _value_of(smooth_method: str, smooth_value: Optional[float]) -> Optional[float]:
+    """sacrebleu takes a smooth_value with any method and leaves it unused for "none" and "exp",
+    which have no value; the drop-in does the same (exactbleu's own options refuse it there)."""
+    return smooth_value if SMOOTH_DEFAULTS.get(smooth_method) is not None else None
 
 
 def _per_segment(streams, hypotheses: Optional[int]) -> List[List[str]]:

@@ -18,7 +18,7 @@ import evaluate
 
 from . import api, counting
 from .inputs import check_inputs, mixed_shapes_message, reference_lists
-from .options import OPTIONS, PRESETS, resolve_settings
+from .options import OPTIONS, PRESETS, check_no_output_options, resolve_settings
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -329,12 +329,14 @@ class Bleu(evaluate.Metric):
 
     def explain(self, predictions, references, **options):
         """Why this score? Each segment's n-gram evidence (see ``exactbleu.explain``)."""
+        check_no_output_options(options, "explain")
         return api.explain_with(predictions, references, self._settings(**options), self._counting())
 
     def paired_test(self, systems, references, *, baseline=None, test="bootstrap", n_samples=None, seed=12345,
                     **options):
         """Is a system really better than the baseline? sacrebleu's paired tests, on statistics
         (see ``exactbleu.paired_test``)."""
+        check_no_output_options(options, "paired_test")
         return api.paired_test_with(systems, references, baseline, test, n_samples, seed, self._settings(**options),
                                     self._counting())
 

@@ -133,6 +133,16 @@ PRESETS = {
 }
 
 
+def check_no_output_options(options: Dict[str, object], function: str) -> None:
+    """A ValueError when a function that returns no corpus result is given the options that shape
+    one (``sentence_level``, ``signature``, ``n_bootstrap``, ``bootstrap_seed``): they would be
+    ignored without a word."""
+    given = sorted(name for name, value in options.items() if STAGE_OF.get(name) == "output" and value is not None)
+    if given:
+        raise ValueError(f"{function} does not take {given}: they shape corpus_bleu's result, and {function} "
+                         f"returns none")
+
+
 def counted_orders(settings: Settings) -> int:
     """How many n-gram orders the statistics count: max_order, or at least 5 for NLTK's method5
     and method7, which smooth with the 5-gram precision. The score uses max_order."""
