@@ -8,7 +8,6 @@ that of its resampled sums.
 import dataclasses
 import fractions
 import math
-import numbers
 import sys
 from typing import Callable, Dict, List, NamedTuple
 
@@ -138,9 +137,8 @@ def _score_tensorflow_nmt(sums, settings):
 def _score_sacrebleu(sums, settings):
     # Matches and totals stay as given: ints, or float32 in sacrebleu's resampling, whose
     # arithmetic sacrebleu_percent then follows.
-    matches, totals = [_exact(value) for value in sums.matches], [_exact(value) for value in sums.totals]
     score, percents, brevity_penalty, ratio = sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
-                                                                matches, totals, settings)
+                                                                sums.matches, sums.totals, settings)
     if settings.scoring.weights is not None:  # NLTK's weights on sacrebleu's precisions: not on percentages
         used = [(w, p / 100) for w, p in zip(settings.scoring.weights, percents) if w > 0]
         bleu = 0.0 if min(p for _, p in used) == 0 else brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used))
@@ -150,11 +148,6 @@ def _score_sacrebleu(sums, settings):
         # BLEU is at most 1.
         bleu = min(1.0, score / 100)
     return Scored(bleu, score, percents, brevity_penalty, ratio, 100)
-
-
-def _exact(value):
-    """An integer count as a Python int; a float32 sum as it is."""
-    return int(value) if isinstance(value, numbers.Integral) else value
 
 
 def sacrebleu_percent(translation_length, ref_length, matches, totals, settings):

@@ -10,7 +10,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from .scoring import NLTK_SMOOTHING, on_percent_scale, scored
+from .scoring import NLTK_SMOOTHING, arithmetic, on_percent_scale, scored
 from .sufficient_statistics import Statistics
 
 
@@ -102,12 +102,13 @@ PAIRED_TESTS = {"bootstrap": 1000, "randomization": 10000}
 
 
 def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int,
-                        seed: Optional[int]) -> Iterator[Tuple[np.ndarray, Dict[str, float]]]:
-    """sacrebleu's paired bootstrap resamples, one at a time: the segments a resample draws, in
-    the order drawn, and each system's score of them, by the one arithmetic (``scoring.scored``)
-    on its own scale. In sacrebleu's arithmetic the resampled sums are float32's, as sacrebleu
-    has them (see ``float32_sums``)."""
+                        seed: Optional[int]) -> Iterator[Tuple[np.ndarray, Dict[str, List[float]]]]:
+    """sacrebleu's paired bootstrap resamples, a block at a time: the segments each resample of the
+    block draws (a row each, in the order drawn), and each system's score of each resample, by
+    the one arithmetic (``scoring.arithmetic``) on its own scale. In sacrebleu's arithmetic the
+    resampled sums are float32's, as sacrebleu has them (see ``float32_sums``)."""
     percent_scale = on_percent_scale(settings)
+    score_of = arithmetic(settings)
     nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
     columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
     layout = next(iter(systems.values()))  # reads summed columns back as sums
@@ -121,24 +122,25 @@ def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int
             sums = resampled_sums(draws, system_columns)
             if percent_scale:
                 sums = float32_sums(sums, drawn, by_column[name])
-            block[name] = [scored(layout.sums_of(row), settings).value for row in sums]
-        for number, segments in enumerate(drawn):
-            yield segments, {name: values[number] for name, values in block.items()}
+            block[name] = [score_of(layout.sums_of(row), settings).value for row in sums]
+        yield drawn, block
 
 
 def randomization_trials(baseline: Statistics, system: Statistics, settings, n_samples: int,
-                         seed: Optional[int]) -> Iterator[Tuple[np.ndarray, float, float]]:
-    """sacrebleu's paired approximate randomization trials, one at a time: which segments a trial
-    swaps between the two systems, and the scores of the two corpora the swap makes (the system's
-    with the baseline's swapped segments, then the other), by the one arithmetic on its own scale."""
+                         seed: Optional[int]) -> Iterator[Tuple[np.ndarray, List[float], List[float]]]:
+    """sacrebleu's paired approximate randomization trials, a block at a time: which segments each
+    trial swaps between the two systems (a row each), and the scores of the two corpora each swap
+    makes (the system's with the baseline's swapped segments, then the other), by the one
+    arithmetic on its own scale."""
+    score_of = arithmetic(settings)
     nltk = settings.scoring.smooth_method in NLTK_SMOOTHING
     first_columns, second_columns = baseline.columns(denominators=nltk), system.columns(denominators=nltk)
     both = first_columns.sum(axis=0) + second_columns.sum(axis=0)
     difference = (first_columns - second_columns).astype(np.float64)  # exact: sums stay below 2**53
     for swapped in randomization_swaps(len(baseline), n_samples, seed):
         first = (second_columns.sum(axis=0) + swapped @ difference).round().astype(np.int64)
-        for trial, a, b in zip(swapped, first, both - first):
-            yield trial, scored(baseline.sums_of(a), settings).value, scored(baseline.sums_of(b), settings).value
+        yield (swapped, [score_of(baseline.sums_of(a), settings).value for a in first],
+               [score_of(baseline.sums_of(b), settings).value for b in both - first])
 
 
 def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settings, test: str = "bootstrap",
@@ -180,9 +182,9 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
                for name in systems}
     if test == "bootstrap":
         resampled = {name: [] for name in systems}
-        for _, scores in bootstrap_resamples(systems, settings, n_samples, seed):
-            for name, value in scores.items():
-                resampled[name].append(value)
+        for _, block in bootstrap_resamples(systems, settings, n_samples, seed):
+            for name, values in block.items():
+                resampled[name] += values
         for name in systems:
             ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
             cut = n_samples // 40
@@ -197,8 +199,9 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
     else:
         for name, statistics in systems.items():
             if name != baseline:
-                trials = [abs(a - b) for _, a, b in randomization_trials(systems[baseline], statistics, settings,
-                                                                          n_samples, seed)]
+                trials = [abs(a - b) for _, first, second in randomization_trials(systems[baseline], statistics,
+                                                                                   settings, n_samples, seed)
+                          for a, b in zip(first, second)]
                 results[name]["p_value"] = _p_value(np.array(trials), abs(corpus[baseline].value - corpus[name].value))
     return results
 

@@ -49,7 +49,8 @@ def test_every_bootstrap_resample_is_scored_as_its_own_statistics(systems, prese
     counted = {name: exactbleu.statistics(lines, references, preset, **options) for name, lines in hypotheses.items()}
     settings = declared.resolve_settings(preset, **options)
     drawn_by_numpy = np.random.default_rng(3).choice(len(references), size=(20, len(references)))
-    resamples = list(bootstrap_resamples(counted, settings, 20, 3))
+    resamples = [(row, {name: values[number] for name, values in block.items()})
+                 for drawn, block in bootstrap_resamples(counted, settings, 20, 3) for number, row in enumerate(drawn)]
     assert len(resamples) == 20
     # sacrebleu sums a resample's statistics in float32, and so computes its precisions in float32.
     tolerance = 1e-6 if scale(preset, options) == 100 else 1e-12
@@ -70,7 +71,9 @@ def test_every_randomization_trial_is_scored_as_its_own_statistics(systems, pres
     baseline, system = (exactbleu.statistics(lines, references, preset, **options) for lines in hypotheses.values())
     settings = declared.resolve_settings(preset, **options)
     swaps = np.random.default_rng(5).integers(2, size=(40, len(references)), dtype=bool)
-    trials = list(randomization_trials(baseline, system, settings, 40, 5))
+    trials = [trial for swapped, first, second in randomization_trials(baseline, system, settings, 40, 5)
+              for trial in zip(swapped, first, second)]
+    assert len(trials) == 40
     for (swapped, first, second), expected_swap in zip(trials, swaps):
         assert np.array_equal(swapped, expected_swap)
         # The swap gives the system the baseline's segments where it swaps, and the baseline the system's.
