@@ -15,10 +15,10 @@ The data flows one way, and the modules follow it:
 """
 
 from . import compat
-from .api import corpus_bleu, explain, paired_test, score, sentence_bleu, statistics
+from .api import corpus_bleu, explain, paired_test, score, sentence_bleu, sentence_scores, statistics
 from .options import OPTIONS, PRESETS, Settings, resolve_settings
 from .sufficient_statistics import Statistics
 from .version import __version__
 
-__all__ = ["compat", "corpus_bleu", "sentence_bleu", "statistics", "score", "paired_test", "explain", "Statistics",
+__all__ = ["compat", "corpus_bleu", "sentence_bleu", "sentence_scores", "statistics", "score", "paired_test", "explain", "Statistics",
            "Settings", "resolve_settings", "OPTIONS", "PRESETS", "__version__"]

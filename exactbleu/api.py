@@ -12,16 +12,17 @@ True
 """
 
 import collections.abc
-from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .counting import ReferenceCache, count
 from .explanation import Explanations
-from .inputs import check_inputs, check_segment, reference_lists
+from .inputs import check_inputs, check_segment, check_token_ids, is_token_ids, reference_lists
 from .options import (Settings, _check_int, check_counted_with, check_no_output_options, counted_orders, counted_with,
-                      resolve_settings, signature)
-from .scoring import for_sentences, score_corpus, sentence_scores, several_weight_sets
+                      for_token_ids, resolve_settings, signature)
+from .scoring import for_sentences, score_corpus, several_weight_sets
+from .scoring import sentence_scores as score_sentences
 from .scoring import score as score_sums
 from .sufficient_statistics import CountedWith
 from .significance import MAX_SAMPLES, PAIRED_TESTS, bootstrap_interval, paired_test_statistics
@@ -50,26 +51,44 @@ def check_counting(threads: Optional[int] = None, max_tokens: Optional[int] = No
     return Counting(cache, threads, max_tokens)
 
 
+def checked_corpus(predictions, references, settings: Settings, options: Dict[str, object],
+                   ignore_ids=None) -> Tuple[Settings, object, object]:
+    """(settings, predictions, references) checked at the boundary: text as lists (a list of
+    references per prediction), or token ids as ``TokenIds``, with the settings token ids take."""
+    if is_token_ids(predictions):
+        predictions, references = check_token_ids(predictions, references, ignore_ids)
+        return for_token_ids(settings, options), predictions, references
+    if ignore_ids is not None:
+        raise ValueError("ignore_ids applies to token ids, but the predictions are text")
+    predictions, references, _ = check_inputs(predictions, references)
+    return settings, predictions, reference_lists(references)
+
+
 def corpus_bleu(predictions: Sequence[str], references: References, preset: str = "default", *,
-                threads: Optional[int] = None, max_tokens: Optional[int] = None, **options) -> Dict[str, object]:
+                ignore_ids: Optional[Sequence[int]] = None, threads: Optional[int] = None,
+                max_tokens: Optional[int] = None, **options) -> Dict[str, object]:
     """Corpus BLEU, the metric's result: HF's six keys (``bleu``, ``precisions``,
     ``brevity_penalty``, ``length_ratio``, ``translation_length``, ``reference_length``), and
     ``sentence_bleu``, ``bleu_ci`` and ``signature`` where the options ask for them.
 
     Args:
-        predictions: the translations, one string per segment.
+        predictions: the translations, one string per segment; or token ids (lists of ints, 1-D
+            integer arrays, or a 2-D padded array or tensor), which are scored as the same ids
+            written as words under ``tokenizer="none"``.
         references: a list of references per prediction (``references[i]`` holds the references
             of ``predictions[i]``), or one reference string each. sacrebleu's layout, one list per
-            reference set, is ``exactbleu.compat``'s.
+            reference set, is ``exactbleu.compat``'s. Token ids: one segment or a list of them per
+            prediction, or a 2-D or 3-D array.
         preset: "default" (HF's ``bleu``; "hf" is the same), "sacrebleu" or "nltk".
+        ignore_ids: token ids to drop before scoring, such as padding and end-of-sequence.
         threads, max_tokens: how counting runs (see ``Counting``).
         **options: any option of ``options.OPTIONS``.
     Raises:
         ValueError or TypeError naming the bad argument.
     """
-    settings = resolve_settings(preset, **options)
-    predictions, references, _ = check_inputs(predictions, references)
-    return result_of(predictions, reference_lists(references), settings, check_counting(threads, max_tokens))
+    settings, predictions, references = checked_corpus(predictions, references, resolve_settings(preset, **options),
+                                                       options, ignore_ids)
+    return result_of(predictions, references, settings, check_counting(threads, max_tokens))
 
 
 def sentence_bleu(prediction: str, references: Union[Sequence[str], str], preset: str = "default",
@@ -78,20 +97,40 @@ def sentence_bleu(prediction: str, references: Union[Sequence[str], str], preset
     of that segment alone, as a per-sentence score. Under the "sacrebleu" preset that means
     effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
     settings = for_sentences(resolve_settings(preset, **options))
+    if is_token_ids([prediction]):
+        settings, predictions, checked = checked_corpus([prediction], [references], settings, options)
+        return result_of(predictions, checked, settings, Counting())
     prediction, references = check_segment(prediction, references)
     return result_of([prediction], [references], settings, Counting())
 
 
+def sentence_scores(predictions: Sequence[str], references: References, preset: str = "default", *,
+                    ignore_ids: Optional[Sequence[int]] = None, threads: Optional[int] = None,
+                    max_tokens: Optional[int] = None, **options) -> np.ndarray:
+    """Every prediction's per-sentence BLEU at once: a float64 array with one score per prediction
+    (or one row of them per weight set, with several). Entry ``i`` is
+    ``sentence_bleu(predictions[i], references[i], preset, **options)["bleu"]`` bit for bit, under
+    every preset and option (so under "sacrebleu", ``sacrebleu.sentence_bleu``'s), computed with
+    numpy over the rows of the statistics, not a loop of ``sentence_bleu``. Takes text or token
+    ids, as ``corpus_bleu`` does."""
+    check_no_output_options(options, "sentence_scores")
+    settings, predictions, references = checked_corpus(predictions, references, resolve_settings(preset, **options),
+                                                       options, ignore_ids)
+    counted = count_statistics(predictions, references, settings, check_counting(threads, max_tokens))
+    return score_sentences(counted, settings)
+
+
 def statistics(predictions: Sequence[str], references: References, preset: str = "default", *,
-               threads: Optional[int] = None, max_tokens: Optional[int] = None, **options) -> Statistics:
+               ignore_ids: Optional[Sequence[int]] = None, threads: Optional[int] = None,
+               max_tokens: Optional[int] = None, **options) -> Statistics:
     """The corpus's per-segment statistics. They add up: ``score(a + b)`` is the score of both
     corpora together, so batches, processes and machines can count apart and score once. Options
     that change the statistics (tokenizer, lang, lowercase, rstrip, max_order or weights,
     ref_length, and NLTK's method5 and method7) must be the same here as for ``score``: the
     statistics carry them (``Statistics.counted_with``), and ``score`` refuses others."""
-    settings = resolve_settings(preset, **options)
-    predictions, references, _ = check_inputs(predictions, references)
-    return count_statistics(predictions, reference_lists(references), settings, check_counting(threads, max_tokens))
+    settings, predictions, references = checked_corpus(predictions, references, resolve_settings(preset, **options),
+                                                       options, ignore_ids)
+    return count_statistics(predictions, references, settings, check_counting(threads, max_tokens))
 
 
 def score(statistics: Union[Statistics, np.ndarray], preset: str = "default", **options) -> Dict[str, object]:
@@ -172,7 +211,7 @@ def result_of_statistics(statistics: Statistics, settings: Settings) -> Dict[str
     """The result dict of a corpus's statistics, with the extra keys the settings ask for."""
     result = score_corpus(statistics, settings)
     if settings.output.sentence_level:
-        result["sentence_bleu"] = sentence_scores(statistics, settings)
+        result["sentence_bleu"] = score_sentences(statistics, settings).tolist()
     if settings.output.n_bootstrap:
         result["bleu_ci"] = bootstrap_interval(statistics, settings)
     if settings.output.signature:

@@ -10,11 +10,11 @@ starts at once.
 import argparse
 import json
 import sys
-from typing import List, Optional
+from typing import List, NamedTuple, Optional
 
 from .counting import _CHUNK_SEGMENTS, ReferenceCache, count
 from .options import DECLARED, PRESETS, STAGE_OF, _check_int, counted_orders, resolve_settings, signature
-from .scoring import for_sentences, scored
+from .scoring import for_sentences, scored, sentence_results
 from .significance import MAX_SAMPLES, PAIRED_TESTS, paired_test_statistics
 from .tokenizers import TOKENIZER_OF_LANGUAGE
 from .version import __version__
@@ -203,36 +203,46 @@ def _read_references(arguments, hypotheses):
     return references
 
 
-def _on_percent_scale(sums, settings):
-    """(score, precisions, brevity penalty, ratio), score and precisions in percent: sacrebleu's own
+class Shown(NamedTuple):
+    """One score as the command line prints it: score and precisions in percent (sacrebleu's own
     percent where its arithmetic applies, so that the printed digits are its digits; else 100
-    times the score."""
+    times the score), brevity penalty, ratio and lengths."""
+
+    percent: float
+    precisions: List[float]
+    brevity_penalty: float
+    ratio: float
+    hypothesis_length: int
+    reference_length: int
+
+
+def _shown(sums, settings) -> Shown:
+    """A sum's score, as printed."""
     result = scored(sums, settings)
     to_percent = 100 // result.scale
-    return (to_percent * result.value, [to_percent * p for p in result.precisions], result.brevity_penalty,
-            result.length_ratio)
+    return Shown(to_percent * result.value, [to_percent * p for p in result.precisions], result.brevity_penalty,
+                 result.length_ratio, int(sums.prediction_length), int(sums.reference_length))
 
 
-def _formatted(sums, settings, arguments, sign, confidence=None, as_json=False):
+def _formatted(shown, arguments, sign, confidence=None, as_json=False):
     """One score as sacrebleu's ``Score.format`` prints it: the score alone (-b), a line, or JSON."""
-    percent, precisions, brevity_penalty, ratio = _on_percent_scale(sums, settings)
     width = arguments.width
-    shown = f"{percent:.{width}f}"
-    fields = {"name": "BLEU", "score": float(shown), "signature": sign}
+    score = f"{shown.percent:.{width}f}"
+    fields = {"name": "BLEU", "score": float(score), "signature": sign}
     if confidence is not None:
         mean, half_width = f"{confidence[0]:.{width}f}", f"{confidence[1]:.{width}f}"
-        shown += f" (μ = {mean} ± {half_width})"
+        score += f" (μ = {mean} ± {half_width})"
         fields.update(confidence_mean=float(mean), confidence_var=float(half_width),
                       confidence=f"μ = {mean} ± {half_width}")
     if arguments.score_only:
-        return shown
-    verbose = (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {brevity_penalty:.3f} ratio = {ratio:.3f} "
-               f"hyp_len = {int(sums.prediction_length):d} ref_len = {int(sums.reference_length):d})")
+        return score
+    verbose = (f"{'/'.join(f'{p:.1f}' for p in shown.precisions)} (BP = {shown.brevity_penalty:.3f} "
+               f"ratio = {shown.ratio:.3f} hyp_len = {shown.hypothesis_length:d} ref_len = {shown.reference_length:d})")
     if as_json:
         fields["verbose_score"] = verbose
         fields.update(field.split(":", 1) for field in sign.split("|"))
         return json.dumps(fields, indent=1, ensure_ascii=False)
-    return f"BLEU|{sign} = {shown} {verbose}" if sign else f"BLEU = {shown} {verbose}"
+    return f"BLEU|{sign} = {score} {verbose}" if sign else f"BLEU = {score} {verbose}"
 
 
 def _single_result(statistics, settings, arguments, nrefs):
@@ -245,16 +255,21 @@ def _single_result(statistics, settings, arguments, nrefs):
                                           settings.output.n_bootstrap, settings.output.bootstrap_seed,
                                           percent=True, exact_mean=True)["system"]
         confidence = (estimate["mean"], estimate["ci"])
-    return _formatted(statistics.sums(), settings, arguments, sign, confidence, as_json)
+    return _formatted(_shown(statistics.sums(), settings), arguments, sign, confidence, as_json)
 
 
 def _sentence_lines(hypotheses, references, settings, arguments, nrefs):
-    """-sl: each line's score, as sacrebleu prints them (never as JSON), per-sentence scores."""
+    """-sl: each line's per-sentence score, all at once (``scoring.sentence_results``), printed as
+    sacrebleu prints them (never as JSON)."""
     statistics = _count(hypotheses, references, settings)
-    settings = for_sentences(settings)
-    sign = signature(settings, nrefs, short=arguments.short)
-    for sums in statistics.segments():
-        yield _formatted(sums, settings, arguments, sign)
+    rows = sentence_results(statistics, settings)
+    sign = signature(for_sentences(settings), nrefs, short=arguments.short)
+    to_percent = 100 // rows.scale
+    columns = zip((to_percent * rows.value).tolist(), (to_percent * rows.precisions).tolist(),
+                  rows.brevity_penalty.tolist(), rows.length_ratio.tolist(), statistics.prediction_length.tolist(),
+                  statistics.reference_length.tolist())
+    for numbers in columns:
+        yield _formatted(Shown(*numbers), arguments, sign)
 
 
 def _print_systems(counted, arguments, settings, nrefs):
@@ -262,7 +277,7 @@ def _print_systems(counted, arguments, settings, nrefs):
     intervals and p-values against the first system, the baseline."""
     names = list(counted)
     width = arguments.width
-    percents = {name: _on_percent_scale(statistics.sums(), settings)[0] for name, statistics in counted.items()}
+    percents = {name: _shown(statistics.sums(), settings).percent for name, statistics in counted.items()}
     results, names_shown, test = {name: {} for name in names}, names, None
     if arguments.paired:
         results = paired_test_statistics(counted, names[0], settings, arguments.paired, arguments.paired_n,

@@ -16,9 +16,10 @@ from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
-from .engine import _CHUNK_SEGMENTS, ReferenceStatistics, chunk_statistics, count_tokens
+from .engine import _CHUNK_SEGMENTS, ReferenceStatistics, chunk_statistics, count_tokens, id_table
 from .sufficient_statistics import CountedWith, Statistics, segment_row
 from .tokenizers import MECAB, reader_text, signature_name, token_text
+from .tokenizers.ids import TokenIds
 
 # A few segments: at most this many characters of token text, predictions and references (about
 # 32 segments of 25 tokens), and at most this many documents.
@@ -40,15 +41,17 @@ def count(predictions: List[str], references: List[List[str]], settings, orders:
 
     The statistics carry how many references each segment has, and the settings that counted them.
     """
-    reference_count = sum(map(len, references))
+    ids = isinstance(predictions, TokenIds)
+    counts = references.groups.tolist() if ids else list(map(len, references))
     rows = None
-    if len(predictions) + reference_count <= _FEW_DOCUMENTS:
-        rows = _few_segments(predictions, references, settings, orders, max_tokens)
+    if len(predictions) + sum(counts) <= _FEW_DOCUMENTS:
+        few = _few_id_rows if ids else _few_segments
+        rows = few(predictions, references, settings, orders, max_tokens)
         if rows is not None and progress:
             progress(len(predictions))
     if rows is None:
         rows = _chunked_rows(predictions, references, settings, orders, cache, threads, progress, max_tokens)
-    return Statistics(rows, orders, list(map(len, references)), counted_with(settings, orders))
+    return Statistics(rows, orders, counts, counted_with(settings, orders))
 
 
 def counted_with(settings, orders: int) -> CountedWith:
@@ -80,6 +83,20 @@ def _few_segments(predictions, references, settings, orders, max_tokens):
                             settings.statistics.ref_length)
 
 
+def _few_id_rows(predictions, references, settings, orders, max_tokens):
+    """The statistics rows of a few segments of token ids by the definition, or None where they
+    are not few."""
+    tokens = len(predictions.ids) + len(references.ids)
+    if tokens > _FEW_SEGMENTS_TEXT // 4 or max_tokens is not None and tokens > max_tokens:
+        return None  # the chunked path raises the max_tokens error
+    reference_lists, rows, first = references.as_lists(), [], 0
+    for prediction, count in zip(predictions.as_lists(), references.groups.tolist()):
+        rows.append(segment_row(prediction, reference_lists[first : first + count], orders,
+                                settings.statistics.ref_length))
+        first += count
+    return rows
+
+
 def few_segment_rows(prediction_text: str, reference_text: str, counts: Sequence[int], max_order: int,
                      ref_length: str = "shortest") -> List[List[int]]:
     """The statistics rows of a few segments from the token texts of their predictions and of
@@ -102,13 +119,15 @@ def _chunked_rows(predictions, references, settings, orders, cache, threads, pro
     goes to numpy's sorting and searching, which run outside the GIL. The workers end before this
     returns, even when it is interrupted.
     """
-    reference_count = sum(map(len, references))
+    ids = isinstance(predictions, TokenIds)
+    reference_count = len(references) if ids else sum(map(len, references))
     threads = _thread_count(threads, len(predictions) + reference_count, settings)
     bounds = _chunk_bounds(len(predictions), threads)
     key = None
     # A callable tokenizer is never cached: what it returns may change between calls (a bound
-    # method, an object with a flag), and a cached answer would then be stale.
-    if cache is not None and reference_count <= _REFERENCE_CACHE_REFERENCES and isinstance(settings.tokenize.tokenizer, str):
+    # method, an object with a flag), and a cached answer would then be stale. Nor are token ids.
+    if cache is not None and reference_count <= _REFERENCE_CACHE_REFERENCES and isinstance(settings.tokenize.tokenizer, str) \
+            and not ids:
         # The references' statistics depend on their tokens and the order, and on nothing else.
         key = (settings.tokenize, orders, len(bounds), *_references_key(references))
     cached = cache.get(key) if key else None
@@ -117,7 +136,7 @@ def _chunked_rows(predictions, references, settings, orders, cache, threads, pro
 
     def spend(text):
         if max_tokens is not None:
-            tokens = count_tokens(text)
+            tokens = len(text[2]) if isinstance(text, tuple) else count_tokens(text)
             with spending:
                 spent[0] += tokens
                 if spent[0] > max_tokens:
@@ -129,14 +148,23 @@ def _chunked_rows(predictions, references, settings, orders, cache, threads, pro
             if stop.is_set():
                 return
             start, end = bounds[number]
-            text = reader_text(predictions[start:end], settings.tokenize)
+            if ids:
+                part = predictions.segments(start, end)
+                text = id_table(part.ids, part.lengths)
+            else:
+                text = reader_text(predictions[start:end], settings.tokenize)
             spend(text)
             chunk_references = prepared[number]
             if chunk_references is None:
-                chunk = references[start:end]
-                reference_text = reader_text(list(itertools.chain.from_iterable(chunk)), settings.tokenize)
+                if ids:
+                    chunk = references.grouped(start, end)
+                    reference_text, counts = id_table(chunk.ids, chunk.lengths), chunk.groups
+                else:
+                    chunk = references[start:end]
+                    reference_text = reader_text(list(itertools.chain.from_iterable(chunk)), settings.tokenize)
+                    counts = list(map(len, chunk))
                 spend(reference_text)
-                chunk_references = ReferenceStatistics(reference_text, list(map(len, chunk)), orders)
+                chunk_references = ReferenceStatistics(reference_text, counts, orders)
                 if key:  # kept for the cache; otherwise dropped with this chunk, so memory stays bounded
                     prepared[number] = chunk_references
             rows[number] = chunk_statistics(text, chunk_references, orders, settings.statistics.ref_length)

@@ -77,13 +77,27 @@ def _token_table(text, long_tokens, grow):
     return per_line, line, low, high, (encoded, starts, ends)
 
 
+def id_table(ids: np.ndarray, lengths: np.ndarray):
+    """A token table of token ids (``ids``: every line's ids end to end, ``lengths``: how many each
+    line holds), as ``_token_table`` reads a text: an id is its own identity word, so equal ids
+    are equal tokens. Its bounds are the ids themselves."""
+    ids = np.asarray(ids, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    line = np.repeat(np.arange(len(lengths)), lengths)
+    return lengths, line, ids.astype(np.uint64), np.zeros(len(ids), dtype=np.uint64), ids
+
+
 def _tokens_of_lines(bounds, token_line, lines):
-    """The tokens of some lines of a token text, as UTF-8 bytes (equal exactly when the tokens
-    are): ``{line: [token, ...]}``, from ``_token_table``'s bounds and each token's line."""
-    encoded, starts, ends = bounds
+    """The tokens of some lines of a token table, as UTF-8 bytes or ids (equal exactly when the
+    tokens are): ``{line: [token, ...]}``, from the table's bounds and each token's line."""
     lines = [int(line) for line in lines]
     tokens = {line: [] for line in lines}
     wanted = np.isin(token_line, lines)
+    if isinstance(bounds, np.ndarray):  # token ids
+        for line, token in zip(token_line[wanted].tolist(), bounds[wanted].tolist()):
+            tokens[line].append(token)
+        return tokens
+    encoded, starts, ends = bounds
     for line, start, end in zip(token_line[wanted].tolist(), starts[wanted].tolist(), ends[wanted].tolist()):
         tokens[line].append(encoded[start:end])
     return tokens
@@ -205,15 +219,16 @@ class ReferenceStatistics:
     """The references of one chunk of segments, prepared once and reusable for any predictions:
     their lengths, the token ids of each segment, and what finds a prediction token's id.
 
-    ``text`` is a token text of the chunk's references, segment after segment, and ``counts``
-    says how many references each segment has (at least one).
+    ``text`` is a token text of the chunk's references, segment after segment (or their
+    ``id_table``), and ``counts`` says how many references each segment has (at least one).
     """
 
-    def __init__(self, text: str, counts: Sequence[int], max_order: int):
+    def __init__(self, text, counts: Sequence[int], max_order: int):
         counts = np.asarray(counts, dtype=np.int64)
         self.segments = len(counts)
         self.long_tokens = {}
-        self.lengths, reference, low, high, bounds = _token_table(text, self.long_tokens, grow=True)
+        table = text if isinstance(text, tuple) else _token_table(text, self.long_tokens, grow=True)
+        self.lengths, reference, low, high, bounds = table
         if len(self.lengths) != counts.sum():
             raise ValueError(f"the text holds {len(self.lengths)} references, not {counts.sum()}")
         self.first_reference = np.cumsum(counts) - counts
@@ -299,9 +314,10 @@ def _reference_lengths(lengths, first_reference, segment_of_reference, predictio
 def chunk_statistics(text: str, references: "ReferenceStatistics", max_order: int,
                      ref_length: str = "shortest") -> np.ndarray:
     """The statistics rows of one chunk, as an ``int64`` array of shape (n, 2 + 2N): ``text`` is
-    a token text of its predictions, ``references`` their ``ReferenceStatistics``.
-    Each row is its segment's (see above)."""
-    prediction_lengths, token_segment, low, high, bounds = _token_table(text, references.long_tokens, grow=False)
+    a token text of its predictions (or their ``id_table``), ``references`` their
+    ``ReferenceStatistics``. Each row is its segment's (see above)."""
+    table = text if isinstance(text, tuple) else _token_table(text, references.long_tokens, grow=False)
+    prediction_lengths, token_segment, low, high, bounds = table
     if len(prediction_lengths) != references.segments:
         raise ValueError(f"the text holds {len(prediction_lengths)} predictions, not {references.segments}")
     matches = np.zeros((references.segments, max_order), dtype=np.int64)

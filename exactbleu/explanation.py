@@ -7,7 +7,7 @@ explaining a million segments, one at a time, takes the memory of one.
 import collections
 from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
-from .scoring import for_sentences, score
+from .scoring import first_weight_set, sentence_results, sentence_scores
 from .sufficient_statistics import Statistics, segment_row
 
 
@@ -20,14 +20,16 @@ def explain_segment(prediction: str, references: List[str], tokenize: Callable[[
                     orders: int) -> Dict[str, object]:
     """One segment's evidence: count each n-gram of the prediction, clip it by the most times it
     occurs in one reference, pick the reference length, apply the brevity penalty. Its score is a
-    per-sentence score (``scoring.for_sentences``).
+    per-sentence score (``scoring.sentence_scores``).
 
     ``tokenize`` is the settings' tokenizer (``tokenizers.make_tokenizer``), and ``orders`` how
     many orders the settings' statistics count; the evidence adds up to that row.
     """
     tokens, reference_tokens = tokenize(prediction), [tokenize(reference) for reference in references]
     row = segment_row(tokens, reference_tokens, orders, settings.statistics.ref_length)
-    result = score(next(Statistics([row], orders).segments()), for_sentences(settings))
+    statistics = Statistics([row], orders)
+    scores = sentence_scores(statistics, settings)
+    scores = scores[:, 0].tolist() if scores.ndim == 2 else float(scores[0])  # a list with several weight sets
     explained = []
     for n in range(1, settings.statistics.max_order + 1):
         counts = collections.Counter(ngrams(tokens, n))
@@ -39,7 +41,8 @@ def explain_segment(prediction: str, references: List[str], tokenize: Callable[[
         explained.append({"n": n, "matches": sum(min(g["count"], g["max_reference_count"]) for g in grams),
                           "total": sum(counts.values()), "ngrams": grams})
     return {"prediction_tokens": tokens, "reference_tokens": reference_tokens, "reference_length": row[1],
-            "brevity_penalty": result["brevity_penalty"], "sentence_bleu": result["bleu"], "orders": explained}
+            "brevity_penalty": float(sentence_results(statistics, first_weight_set(settings)).brevity_penalty[0]),
+            "sentence_bleu": scores, "orders": explained}
 
 
 class Explanations(collections.abc.Sequence):

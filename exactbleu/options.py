@@ -133,6 +133,22 @@ PRESETS = {
 }
 
 
+# The options that say how text becomes tokens: token ids are tokens already.
+_TOKENIZING = ("tokenizer", "lang", "spm_model", "rstrip")
+
+
+def for_token_ids(settings: Settings, options: Dict[str, object]) -> Settings:
+    """The settings of token ids: those of the same ids written as words under ``tokenizer="none"``
+    (a preset's tokenizer does not apply). A tokenizing option given for them is an error."""
+    given = sorted(name for name in _TOKENIZING if options.get(name) is not None)
+    if options.get("lowercase"):
+        given.append("lowercase")
+    if given:
+        raise ValueError(f"{given} apply to text, but the predictions are token ids, which are tokens already: "
+                         f"leave them out")
+    return dataclasses.replace(settings, tokenize=TokenizeSettings(tokenizer="none", rstrip=True))
+
+
 def check_no_output_options(options: Dict[str, object], function: str) -> None:
     """A ValueError when a function that returns no corpus result is given the options that shape
     one (``sentence_level``, ``signature``, ``n_bootstrap``, ``bootstrap_seed``): they would be

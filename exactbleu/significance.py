@@ -108,7 +108,7 @@ def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int
     the one arithmetic (``scoring.arithmetic``) on its own scale. In sacrebleu's arithmetic the
     resampled sums are float32's, as sacrebleu has them (see ``float32_sums``)."""
     percent_scale = on_percent_scale(settings)
-    score_of = arithmetic(settings)
+    score_of = arithmetic(settings).score
     nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
     columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
     layout = next(iter(systems.values()))  # reads summed columns back as sums
@@ -132,7 +132,7 @@ def randomization_trials(baseline: Statistics, system: Statistics, settings, n_s
     trial swaps between the two systems (a row each), and the scores of the two corpora each swap
     makes (the system's with the baseline's swapped segments, then the other), by the one
     arithmetic on its own scale."""
-    score_of = arithmetic(settings)
+    score_of = arithmetic(settings).score
     nltk = settings.scoring.smooth_method in NLTK_SMOOTHING
     first_columns, second_columns = baseline.columns(denominators=nltk), system.columns(denominators=nltk)
     both = first_columns.sum(axis=0) + second_columns.sum(axis=0)

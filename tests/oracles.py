@@ -6,6 +6,8 @@ from collections import Counter
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
+from exactbleu.options import DECLARED, OPTION
+
 _SACREBLEU_13A = Tokenizer13a()
 
 
@@ -159,3 +161,33 @@ def random_cases(seed, count=1000):
     sentence = lambda: " ".join(rng.choice("abcde") for _ in range(rng.randint(0, 9)))  # noqa: E731
     predictions = [sentence() for _ in range(count)]
     return predictions, [[sentence() for _ in range(rng.randint(1, 4))] for _ in range(count)]
+
+
+# Random option sets, drawn from the declared options: mostly valid values, and some the options
+# refuse. A custom tokenizer cannot cross the command line, and SentencePiece needs a model file:
+# the other tokenizers are all drawn.
+TOKENIZERS = [name for name in OPTION["tokenizer"].choices if name not in ("flores101", "flores200", "spm")]
+SMOOTH_METHODS = [None, *OPTION["smooth_method"].choices]
+WEIGHT = st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 2.0])
+ONE_WEIGHT_SET = st.lists(WEIGHT, min_size=1, max_size=5)
+# What each option may be drawn as: valid values mostly, and some the options refuse.
+VALUES = {
+    "tokenizer": st.sampled_from(TOKENIZERS),
+    "lang": st.sampled_from(["en", "de", "fr"]),
+    "spm_model": st.just(None),
+    "lowercase": st.booleans(),
+    "rstrip": st.booleans(),
+    "max_order": st.integers(1, 6),
+    "ref_length": st.sampled_from(["shortest", "closest"]),
+    "weights": st.one_of(ONE_WEIGHT_SET, st.lists(ONE_WEIGHT_SET, min_size=1, max_size=3)),
+    "smooth": st.booleans(),
+    "smooth_method": st.sampled_from(SMOOTH_METHODS),
+    "smooth_value": st.sampled_from([0.0, 0.01, 0.1, 0.5, 1.0, 2.0]),
+    "effective_order": st.booleans(),
+    "sentence_level": st.booleans(),
+    "signature": st.booleans(),
+    "n_bootstrap": st.sampled_from([0, 3, 10]),
+    "bootstrap_seed": st.sampled_from([0, 7]),  # None draws from the OS: no two faces could agree
+}
+OPTIONS = st.fixed_dictionaries({}, optional=VALUES)
+assert set(VALUES) == {option.name for option in DECLARED}, "a declared option has no values to draw"

@@ -1,0 +1,129 @@
+"""NLTK's arithmetic: its ``corpus_bleu`` and ``sentence_bleu`` with a ``SmoothingFunction`` method,
+its quirks included.
+
+NLTK divides each segment's matches by max(1, total) (the sums' ``denominators``), keeps each
+precision as an unreduced fraction, returns 0 without a unigram match, and without smoothing
+(``method0``) stands ``sys.float_info.min`` in for a precision of 0. Methods follow Chen & Cherry
+(2014) as NLTK states them, with its defaults: epsilon 0.1 for method1 (``smooth_value`` sets it),
+alpha 5 for method6, k 5 for methods 4 and 7.
+"""
+
+import fractions
+import math
+import sys
+
+import numpy as np
+
+from ..sufficient_statistics import Statistics, Sums
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
+
+# NLTK's SmoothingFunction methods with their default values. method0 is NLTK's own name for no
+# smoothing, the "nltk" preset's default.
+NLTK_SMOOTHING = {f"method{number}": (0.1 if number == 1 else None) for number in range(0, 8)}
+# NLTK's methods 5 and 7 read each segment's 5-gram precision, whatever the order: the rows
+# count through order 5 for them (see `options.counted_orders`).
+NLTK_FIFTH_ORDER = {"method5", "method7"}
+# Methods whose precisions are exact fractions of fractions: their rows are scored one by one.
+_RATIONAL = {"method5", "method6", "method7"}
+_NLTK_ALPHA, _NLTK_K = 5, 5
+
+
+def _brevity_penalty(translation_length, ref_length):
+    if translation_length > ref_length:
+        return 1.0
+    if translation_length == 0:
+        return 0.0
+    return math.exp(1 - ref_length / translation_length)
+
+
+def score(sums: Sums, settings) -> Scored:
+    """The score of summed statistics."""
+    translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
+    matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
+    denominators = [int(value) for value in sums.denominators]
+    method, order = settings.scoring.smooth_method, settings.statistics.max_order
+    ratio = translation_length / ref_length if ref_length else 0.0
+    brevity_penalty = _brevity_penalty(translation_length, ref_length)
+    # NLTK keeps each precision as an unreduced fraction; method2 adds one to both of its terms.
+    precisions = [fractions.Fraction(m, d) for m, d in zip(matches[:order], denominators)]
+    if matches[0] == 0:  # NLTK returns 0 before it smooths
+        return Scored(0.0, 0.0, [float(p) for p in precisions], brevity_penalty, ratio, 1)
+    halvings = 1
+    for n, (m, d) in enumerate(zip(matches[:order], denominators)):
+        if method == "method1" and m == 0:
+            precisions[n] = (m + settings.scoring.smooth_value) / d
+        elif method == "method2" and n > 0:
+            precisions[n] = fractions.Fraction(m + 1, d + 1)
+        elif method == "method3" and m == 0:
+            precisions[n] = 1 / (2**halvings * d)
+            halvings += 1
+        elif method in ("method4", "method7") and m == 0 and translation_length > 1:
+            precisions[n] = 1 / (2**halvings * _NLTK_K / math.log(translation_length)) / d
+            halvings += 1
+        elif method == "method6" and n > 1:
+            # NLTK asserts a trigram match first (an AssertionError without one); this gives the
+            # formula's value instead. Its l is the n-grams the hypothesis has: the raw total.
+            before = 0 if precisions[n - 2] == 0 else precisions[n - 1] ** 2 / precisions[n - 2]
+            precisions[n] = (m + _NLTK_ALPHA * before) / (totals[n] + _NLTK_ALPHA)
+    if method in NLTK_FIFTH_ORDER:
+        # Each order averages the one before (already averaged; order 1 counts one more), itself
+        # and the next, where the next after the last is the 5-gram precision, whatever the order.
+        after = precisions + [fractions.Fraction(matches[4], denominators[4])]
+        previous = precisions[0] + 1
+        for n in range(order):
+            precisions[n] = previous = (previous + after[n] + after[n + 1]) / 3
+    if method == "method0":
+        # NLTK's method0 stands sys.float_info.min in for a precision of 0, so that the score is
+        # tiny (about 1e-78 at four even weights) but not 0; with an uneven weight it can be large.
+        precisions_in_mean = [p if p > 0 else sys.float_info.min for p in precisions]
+    else:
+        precisions_in_mean = precisions
+    weights = settings.scoring.weights or (1 / order,) * order
+    bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions_in_mean) if p > 0))
+    return Scored(bleu, bleu, [float(p) for p in precisions], brevity_penalty, ratio, 1)
+
+
+def score_rows(statistics: Statistics, settings) -> ScoredRows:
+    """Each row's score, as ``score`` gives it for that row alone (a row's denominators are
+    max(1, total)). Methods 5 to 7 average fractions of fractions exactly, which no float
+    operation reproduces: their rows are scored one by one."""
+    method, order = settings.scoring.smooth_method, settings.statistics.max_order
+    if method in _RATIONAL:
+        scored = [score(sums, settings) for sums in statistics.segments()]
+        return ScoredRows(*(np.array([getattr(one, field) for one in scored], dtype=np.float64)
+                            for field in ("bleu", "value", "precisions", "brevity_penalty", "length_ratio")), 1)
+    rows = len(statistics)
+    matches, totals = statistics.matches[:, :order], statistics.totals[:, :order]
+    denominators = np.maximum(totals, 1)
+    translation_length, ref_length = statistics.prediction_length, statistics.reference_length
+    ratio = brevity_ratio(translation_length, ref_length)
+    brevity_penalty = np.ones(rows)
+    brevity_penalty[translation_length == 0] = 0.0
+    shorter = np.flatnonzero((translation_length <= ref_length) & (translation_length > 0))
+    brevity_penalty[shorter] = exponentials(1 - ref_length[shorter] / translation_length[shorter])
+
+    precisions = matches / denominators
+    scored = matches[:, 0] != 0  # NLTK returns 0 before it smooths
+    halvings = np.ones(rows, dtype=np.int64)
+    if method == "method4":
+        log_length = logarithms(translation_length.astype(np.float64), translation_length > 1)
+    for n in range(order):
+        missed = scored & (matches[:, n] == 0)
+        if method == "method1":
+            precisions[missed, n] = (matches[missed, n] + settings.scoring.smooth_value) / denominators[missed, n]
+        elif method == "method2" and n > 0:
+            precisions[scored, n] = (matches[scored, n] + 1) / (denominators[scored, n] + 1)
+        elif method == "method3":
+            precisions[missed, n] = 1 / (2**halvings[missed] * denominators[missed, n])
+            halvings[missed] += 1
+        elif method == "method4":
+            missed &= translation_length > 1
+            precisions[missed, n] = 1 / (2**halvings[missed] * _NLTK_K / log_length[missed]) / denominators[missed, n]
+            halvings[missed] += 1
+    in_mean = np.where(precisions > 0, precisions, sys.float_info.min) if method == "method0" else precisions
+    weights = weight_array(settings.scoring.weights or (1 / order,) * order, order)
+    terms = weights * logarithms(in_mean, in_mean > 0)  # a term of 0.0 leaves an exact sum as it is
+    bleu = np.zeros(rows)
+    sums = np.fromiter(map(math.fsum, terms[scored].tolist()), np.float64, int(scored.sum()))
+    bleu[scored] = brevity_penalty[scored] * exponentials(sums)
+    return ScoredRows(bleu, bleu, precisions, brevity_penalty, ratio, 1)

@@ -1,0 +1,67 @@
+"""What every arithmetic shares: how a score is returned, for one sum or for many rows at once, and
+the logarithms and exponentials of many rows.
+
+Each arithmetic scores one sum (``score``) and many rows at once (``score_rows``, numpy over the
+rows), and the two give the same floats bit for bit: the row form does the same IEEE operations in
+the same order, and takes its logarithms and exponentials from the C library's ``math.log`` and
+``math.exp``, as the one-sum form does (numpy's own may differ in the last bit on some CPUs).
+"""
+
+import math
+from typing import List, NamedTuple
+
+import numpy as np
+
+
+class Scored(NamedTuple):
+    """One score as its arithmetic gives it: ``bleu`` on 0..1; ``value`` and ``precisions`` on the
+    arithmetic's own ``scale`` (100 for sacrebleu's percent, 1 for HF's and NLTK's), as its
+    significance tests compare them and sacrebleu prints them."""
+
+    bleu: float
+    value: float
+    precisions: List[float]
+    brevity_penalty: float
+    length_ratio: float
+    scale: int
+
+
+class ScoredRows(NamedTuple):
+    """Many rows' scores at once, each as ``Scored`` has it: arrays of one entry per row
+    (``precisions``: one row of orders per row)."""
+
+    bleu: np.ndarray
+    value: np.ndarray
+    precisions: np.ndarray
+    brevity_penalty: np.ndarray
+    length_ratio: np.ndarray
+    scale: int
+
+
+def logarithms(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """``math.log`` of ``values`` where ``where`` holds (0.0 elsewhere), taken once per distinct
+    value: precisions are ratios of small counts, so a corpus has few distinct ones."""
+    result = np.zeros(values.shape)
+    wanted = values[where]
+    if wanted.size:
+        distinct, inverse = np.unique(wanted, return_inverse=True)
+        result[where] = np.fromiter(map(math.log, distinct.tolist()), np.float64, len(distinct))[inverse]
+    return result
+
+
+def exponentials(values: np.ndarray) -> np.ndarray:
+    """``math.exp`` of each value of a 1-D array."""
+    return np.fromiter(map(math.exp, values.tolist()), np.float64, len(values))
+
+
+def brevity_ratio(prediction_length: np.ndarray, reference_length: np.ndarray) -> np.ndarray:
+    """c / r of each row where r > 0, as ``float(c) / r`` gives it (both exact in float64); 0.0
+    elsewhere."""
+    return np.divide(prediction_length, reference_length, out=np.zeros(len(prediction_length)),
+                     where=reference_length > 0)
+
+
+def weight_array(weights, orders: int) -> np.ndarray:
+    """One weight set as an array over ``orders`` orders: a shorter set (one of several, as NLTK
+    takes them) weighs the orders past its end 0, as zipping it with the precisions drops them."""
+    return np.array(list(weights) + [0.0] * (orders - len(weights)), dtype=np.float64)
