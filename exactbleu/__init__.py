@@ -15,10 +15,11 @@ The data flows one way, and the modules follow it:
 """
 
 from . import compat
-from .api import corpus_bleu, explain, paired_test, score, sentence_bleu, sentence_scores, statistics
+from .api import (bleu_matrix, corpus_bleu, explain, paired_test, score, self_bleu, self_bleu_statistics, sentence_bleu,
+                  sentence_scores, statistics)
 from .options import OPTIONS, PRESETS, Settings, resolve_settings
 from .sufficient_statistics import Statistics
 from .version import __version__
 
-__all__ = ["compat", "corpus_bleu", "sentence_bleu", "sentence_scores", "statistics", "score", "paired_test", "explain", "Statistics",
+__all__ = ["bleu_matrix", "compat", "corpus_bleu", "sentence_bleu", "sentence_scores", "self_bleu", "self_bleu_statistics", "statistics", "score", "paired_test", "explain", "Statistics",
            "Settings", "resolve_settings", "OPTIONS", "PRESETS", "__version__"]

@@ -12,22 +12,27 @@ True
 """
 
 import collections.abc
+import math
 from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .counting import ReferenceCache, count
 from .explanation import Explanations
-from .inputs import check_inputs, check_segment, check_token_ids, is_token_ids, reference_lists
+from .inputs import (check_inputs, check_segment, check_texts, check_token_id_texts, check_token_ids, is_token_ids,
+                     reference_lists)
+from .matrix import MAX_CELLS, bleu_matrix_of
+from .ngrams import tokens_of_ids, tokens_of_text
 from .options import (Settings, _check_int, check_counted_with, check_no_output_options, counted_orders, counted_with,
                       for_token_ids, resolve_settings, signature)
 from .scoring import for_sentences, score_corpus, several_weight_sets
-from .scoring import sentence_scores as score_sentences
 from .scoring import score as score_sums
-from .sufficient_statistics import CountedWith
+from .scoring import sentence_scores as score_sentences
+from .self_bleu import SelfBleuStatistics, self_statistics
 from .significance import MAX_SAMPLES, PAIRED_TESTS, bootstrap_interval, paired_test_statistics
-from .sufficient_statistics import Statistics
+from .sufficient_statistics import CountedWith, Statistics
 from .tokenizers import make_tokenizer
+from .tokenizers.ids import TokenIds
 
 References = Union[Sequence[Sequence[str]], Sequence[str]]
 
@@ -118,6 +123,110 @@ def sentence_scores(predictions: Sequence[str], references: References, preset: 
                                                        options, ignore_ids)
     counted = count_statistics(predictions, references, settings, check_counting(threads, max_tokens))
     return score_sentences(counted, settings)
+
+
+def self_bleu(texts: Sequence[str], preset: str = "default", *, corpus: Optional[SelfBleuStatistics] = None,
+              ignore_ids: Optional[Sequence[int]] = None, **options) -> Dict[str, object]:
+    """Self-BLEU: each text scored against all the other texts as its references, by index,
+    duplicates included, and the mean of those scores.
+
+    ``scores[i]`` is exactly ``sentence_bleu(texts[i], texts[:i] + texts[i + 1:], preset,
+    **options)["bleu"]``, but the work is linear in the n-grams (see ``exactbleu.self_bleu``'s
+    module). Texygen's and fast-bleu's Self-BLEU is ``preset="nltk", smooth_method="method1"``
+    with uniform weights of the chosen order; ``preset="sacrebleu"`` gives sacrebleu's sentence
+    scores (with effective order); the default, HF's.
+
+    Args:
+        texts: the texts, as strings or token ids (see ``corpus_bleu``).
+        corpus: the ``self_bleu_statistics`` of the whole corpus these texts are a shard of,
+            summed over the shards; the texts are then scored against every other text of the
+            corpus. By default the texts are the whole corpus.
+    Returns:
+        ``{"self_bleu": the mean score, "scores": a float64 array of one score per text}`` (with
+        several weight sets, a mean per set and a row of scores per set).
+    """
+    check_no_output_options(options, "self_bleu")
+    settings, tokens = _self_bleu_tokens(texts, preset, options, ignore_ids)
+    if corpus is None:
+        if len(tokens.lengths) < 2:
+            raise ValueError(f"texts holds {len(tokens.lengths)} text(s); Self-BLEU scores each text against the others, "
+                             f"so it needs at least two")
+        counted = self_statistics(tokens, counted_orders(settings), settings.statistics.ref_length,
+                                  counted_with(settings))
+    else:
+        if not isinstance(corpus, SelfBleuStatistics):
+            raise TypeError(f"corpus must be the SelfBleuStatistics that self_bleu_statistics() returns (summed over "
+                            f"shards), got {type(corpus).__name__}")
+        check_counted_with(corpus.counted_with, settings)
+        if len(corpus) < 2:
+            raise ValueError("corpus counts fewer than two texts; Self-BLEU scores each text against the others")
+        counted = corpus.rows_of(tokens, settings.statistics.ref_length)
+    scores = score_sentences(counted, settings)
+    means = [math.fsum(row) / len(row) for row in np.atleast_2d(scores).tolist()]
+    return {"self_bleu": means if scores.ndim == 2 else means[0], "scores": scores}
+
+
+def bleu_matrix(predictions: Sequence[str], references: Sequence[str], preset: str = "default", *,
+                ignore_ids: Optional[Sequence[int]] = None, **options) -> np.ndarray:
+    """Every prediction against every reference: entry ``[i, j]`` is exactly
+    ``sentence_bleu(predictions[i], [references[j]], preset, **options)["bleu"]``.
+
+    The clipped matches of all pairs come from sparse matrix products, a block of predictions at
+    a time (see ``exactbleu.matrix``), so memory stays bounded; the matrix itself holds at most
+    ``matrix.MAX_CELLS`` (10**8) entries.
+
+    Args:
+        predictions, references: lists of texts, or of token ids (see ``corpus_bleu``); here
+            ``references`` is one reference per column, not a list per prediction.
+    Returns:
+        a float64 array of shape (len(predictions), len(references)); with several weight sets,
+        one such matrix per set.
+    """
+    check_no_output_options(options, "bleu_matrix")
+    settings = resolve_settings(preset, **options)
+    if is_token_ids(predictions):
+        settings = for_token_ids(settings, options)
+        ignored = None if ignore_ids is None else ignore_ids
+        rows, columns = check_token_id_texts(predictions, ignored, "predictions"), \
+            check_token_id_texts(references, ignored, "references")
+        sizes = len(rows), len(columns)
+        tokens = tokens_of_ids(TokenIds(np.concatenate([rows.ids, columns.ids]),
+                                        np.concatenate([rows.lengths, columns.lengths])))
+    else:
+        if ignore_ids is not None:
+            raise ValueError("ignore_ids applies to token ids, but the predictions are text")
+        rows, columns = check_texts(predictions, "predictions"), check_texts(references, "references")
+        sizes = len(rows), len(columns)
+    if not sizes[0] or not sizes[1]:
+        raise ValueError(f"bleu_matrix needs at least one prediction and one reference, got {sizes[0]} and {sizes[1]}")
+    if sizes[0] * sizes[1] > MAX_CELLS:
+        raise ValueError(f"a BLEU matrix of {sizes[0]:,} predictions x {sizes[1]:,} references has "
+                         f"{sizes[0] * sizes[1]:,} entries, more than the {MAX_CELLS:,} (800 MB) one call makes: "
+                         f"score it in blocks of predictions (bleu_matrix(predictions[i:j], references)), as the "
+                         f"blocks of a matrix are its rows")
+    if not is_token_ids(predictions):
+        tokens = tokens_of_text(rows + columns, settings.tokenize)
+    return bleu_matrix_of(tokens, sizes[0], settings, counted_with(settings))
+
+
+def self_bleu_statistics(texts: Sequence[str], preset: str = "default", *, ignore_ids: Optional[Sequence[int]] = None,
+                         **options) -> SelfBleuStatistics:
+    """What Self-BLEU needs of a shard of a corpus: each n-gram's two largest counts and the
+    lengths' histogram. They add up with ``+`` and ``sum()`` across shards (and machines); pass the
+    sum to ``self_bleu(shard, corpus=...)`` to score each shard's texts against the whole corpus."""
+    check_no_output_options(options, "self_bleu_statistics")
+    settings, tokens = _self_bleu_tokens(texts, preset, options, ignore_ids)
+    return SelfBleuStatistics.of(tokens, counted_orders(settings), counted_with(settings))
+
+
+def _self_bleu_tokens(texts, preset, options, ignore_ids):
+    """The settings and the tokens of Self-BLEU's texts, checked."""
+    settings = resolve_settings(preset, **options)
+    if is_token_ids(texts):
+        return for_token_ids(settings, options), tokens_of_ids(check_token_id_texts(texts, ignore_ids))
+    if ignore_ids is not None:
+        raise ValueError("ignore_ids applies to token ids, but the texts are text")
+    return settings, tokens_of_text(check_texts(texts), settings.tokenize)
 
 
 def statistics(predictions: Sequence[str], references: References, preset: str = "default", *,

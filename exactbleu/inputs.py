@@ -86,6 +86,22 @@ def check_inputs(predictions, references) -> Tuple[list, list, bool]:
     return predictions, references, single_strings
 
 
+def check_texts(texts, name: str = "texts") -> list:
+    """Check a list of texts: strings, valid Unicode."""
+    texts = as_list(texts, name)
+    if set(map(type, texts)) - {str}:
+        for index, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise _not_a_string(f"{name}[{index}]", text)
+    _check_unicode(lambda: texts, f"{name}[{{}}]".format)
+    return texts
+
+
+def check_token_id_texts(texts, ignore_ids=None, name: str = "texts") -> TokenIds:
+    """Check texts given as token ids (as predictions take them) and return them as ``TokenIds``."""
+    return _segments_of(texts, name, None if ignore_ids is None else _ignored_ids(ignore_ids))
+
+
 def check_segment(prediction, references) -> Tuple[str, List[str]]:
     """Check one segment: a prediction string and its references (a list of strings, or one
     string), with messages that name ``prediction`` and ``references[j]``."""

@@ -1,0 +1,181 @@
+"""Self-BLEU: how alike a set of texts is. Each text is scored as a prediction against all the
+others as its references, and Self-BLEU is the mean of those scores (Zhu et al., 2018, Texygen).
+
+The definition is ``sentence_bleu(texts[i], texts[:i] + texts[i + 1:])`` for each i, which is
+quadratic. Its statistics need far less, in time linear in the n-grams:
+
+- **Clipping.** A text's n-gram matches at most as often as the other text that holds it most.
+  Over all the texts, let c1 be an n-gram's largest count and c2 its second largest (equal to c1
+  when two texts share the top). A text holding it c < c1 times is clipped by a c1 held by another
+  text, so it matches c times; a text holding it c1 times is clipped by the largest among the
+  others, c2. Each n-gram's two largest counts are enough.
+- **Reference length.** The other texts' lengths are all the lengths but one instance of this
+  text's own: the shortest, or the closest (a tie goes to the shorter), from the histogram.
+
+Both merge exactly across shards (``SelfBleuStatistics``: each n-gram's two largest counts, by a
+key that spells the n-gram out, and the histogram of lengths), so a corpus too big for one
+machine gets its exact Self-BLEU from its shards.
+"""
+
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from .ngrams import Tokens, ngram_counts
+from .sufficient_statistics import CountedWith, Statistics
+
+
+class TopCounts(NamedTuple):
+    """One order's (text, n-gram) counts (see ``ngrams.Counts``), and each n-gram's two largest
+    counts over the texts."""
+
+    text: np.ndarray
+    gram: np.ndarray
+    count: np.ndarray
+    where: object
+    top: np.ndarray
+    second: np.ndarray
+
+
+def _orders(tokens: Tokens, orders: int) -> List[TopCounts]:
+    """Each order's (text, n-gram) counts with the n-gram's two largest counts over the texts."""
+    result = []
+    for order in ngram_counts(tokens, orders):
+        if not len(order.gram):
+            result.append(TopCounts(*order, order.count, order.count))
+            continue
+        # The pairs come sorted by n-gram: each n-gram's pairs are a run.
+        new = np.concatenate(([True], order.gram[1:] != order.gram[:-1]))
+        starts, group = np.flatnonzero(new), np.cumsum(new) - 1
+        top = np.maximum.reduceat(order.count, starts)
+        at_top = order.count == top[group]
+        # Two texts at the top: the second largest count is the top too; else the largest of the rest.
+        rest = np.maximum.reduceat(np.where(at_top, 0, order.count), starts)
+        second = np.where(np.add.reduceat(at_top, starts) > 1, top, rest)
+        result.append(TopCounts(*order, top[group], second[group]))
+    return result
+
+
+def clipped(count: np.ndarray, top: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How often a text's n-gram matches the others: its count below the top, else the second."""
+    return np.where(count < top, count, second)
+
+
+def other_lengths(lengths: np.ndarray, values: np.ndarray, counts: np.ndarray, ref_length: str) -> np.ndarray:
+    """Each text's reference length among the others, from the histogram of every text's length
+    (``values`` sorted, ``counts`` how many texts have each): the shortest, or the closest, a tie
+    going to the shorter."""
+    own = np.searchsorted(values, lengths)
+    if ref_length == "shortest":
+        alone_at_least = (own == 0) & (counts[0] == 1)
+        return np.where(alone_at_least, values[np.minimum(1, len(values) - 1)], values[0])
+    shared = counts[own] > 1
+    below = np.where(own > 0, values[np.maximum(own - 1, 0)], -1)
+    above = np.where(own + 1 < len(values), values[np.minimum(own + 1, len(values) - 1)], -1)
+    down = np.where(below >= 0, lengths - below, np.iinfo(np.int64).max)
+    up = np.where(above >= 0, above - lengths, np.iinfo(np.int64).max)
+    return np.where(shared, lengths, np.where(down <= up, below, above))
+
+
+def self_statistics(tokens: Tokens, orders: int, ref_length: str, counted_with: CountedWith) -> Statistics:
+    """Each text's statistics row against all the others, in linear time."""
+    texts = len(tokens.lengths)
+    matches = np.zeros((texts, orders), dtype=np.int64)
+    for n, order in enumerate(_orders(tokens, orders)):
+        matches[:, n] = np.bincount(order.text, weights=clipped(order.count, order.top, order.second),
+                                    minlength=texts)
+    values, counts = np.unique(tokens.lengths, return_counts=True)
+    reference = other_lengths(tokens.lengths, values, counts, ref_length)
+    rows = Statistics.from_columns(tokens.lengths, reference, matches,
+                                   np.maximum(tokens.lengths[:, None] - np.arange(orders), 0), [texts - 1] * texts,
+                                   counted_with)
+    return rows
+
+
+class SelfBleuStatistics:
+    """What Self-BLEU needs of a corpus, in a form that adds up across shards: for each order,
+    every n-gram (spelled out, so that keys agree between machines) with its two largest counts
+    over the texts, and the histogram of the texts' lengths. ``a + b`` is the statistics of both
+    shards together."""
+
+    def __init__(self, grams: List[Tuple[np.ndarray, np.ndarray, np.ndarray]], lengths: Dict[int, int],
+                 counted_with: CountedWith):
+        self.grams, self.lengths, self.counted_with = grams, lengths, counted_with
+
+    @classmethod
+    def of(cls, tokens: Tokens, orders: int, counted_with: CountedWith) -> "SelfBleuStatistics":
+        grams = []
+        for n, order in enumerate(_orders(tokens, orders), start=1):
+            distinct, where = np.unique(order.gram, return_index=True)
+            keys = _spelled(tokens, order.where(where), n)
+            grams.append((keys, order.top[where], order.second[where]))
+        values, counts = np.unique(tokens.lengths, return_counts=True)
+        return cls(grams, dict(zip(values.tolist(), counts.tolist())), counted_with)
+
+    def __add__(self, other: "SelfBleuStatistics") -> "SelfBleuStatistics":
+        if not isinstance(other, SelfBleuStatistics):
+            return NotImplemented
+        if other.counted_with != self.counted_with:
+            first, second = self.counted_with.difference(other.counted_with)
+            raise ValueError(f"Self-BLEU statistics counted with different settings do not add up: one with {first}, "
+                             f"the other with {second}")
+        grams = []
+        for (keys, top, second), (other_keys, other_top, other_second) in zip(self.grams, other.grams):
+            every = np.concatenate([keys, other_keys])
+            distinct, group = np.unique(every, return_inverse=True)
+            group = group.reshape(-1)
+            counts = np.concatenate([top, other_top, second, other_second])
+            owners = np.concatenate([group, group])
+            order = np.lexsort((-counts, owners))
+            starts = np.searchsorted(owners[order], np.arange(len(distinct)))
+            grams.append((distinct, counts[order][starts], counts[order][starts + 1]))
+        lengths = dict(self.lengths)
+        for length, count in other.lengths.items():
+            lengths[length] = lengths.get(length, 0) + count
+        return SelfBleuStatistics(grams, lengths, self.counted_with)
+
+    def __radd__(self, other):
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
+
+    def __len__(self) -> int:
+        """How many texts the statistics count."""
+        return sum(self.lengths.values())
+
+    def rows_of(self, tokens: Tokens, ref_length: str) -> Statistics:
+        """The statistics rows of some of the corpus's texts (a shard of it) against all the others."""
+        texts, orders = len(tokens.lengths), len(self.grams)
+        matches = np.zeros((texts, orders), dtype=np.int64)
+        for n, (order, (keys, top, second)) in enumerate(zip(_orders(tokens, orders), self.grams), start=1):
+            if not len(order.text):
+                continue
+            distinct, where, back = np.unique(order.gram, return_index=True, return_inverse=True)
+            spelled = _spelled(tokens, order.where(where), n)
+            found = np.searchsorted(keys, spelled)
+            found = np.minimum(found, len(keys) - 1)
+            if not (len(keys) and (keys[found] == spelled).all()):
+                raise ValueError("these texts hold an n-gram that the corpus's Self-BLEU statistics do not: give the "
+                                 "statistics of the whole corpus, these texts included")
+            place = found[back.reshape(-1)]
+            matches[:, n - 1] = np.bincount(order.text, weights=clipped(order.count, top[place], second[place]),
+                                            minlength=texts)
+        values = np.array(sorted(self.lengths), dtype=np.int64)
+        counts = np.array([self.lengths[value] for value in values.tolist()], dtype=np.int64)
+        if not np.isin(tokens.lengths, values).all():
+            raise ValueError("these texts have a length that the corpus's Self-BLEU statistics do not: give the "
+                             "statistics of the whole corpus, these texts included")
+        reference = other_lengths(tokens.lengths, values, counts, ref_length)
+        total = len(self)
+        return Statistics.from_columns(tokens.lengths, reference, matches,
+                                       np.maximum(tokens.lengths[:, None] - np.arange(orders), 0),
+                                       [total - 1] * texts, self.counted_with)
+
+
+def _spelled(tokens: Tokens, starts: np.ndarray, n: int) -> np.ndarray:
+    """The n-grams that start at these positions, spelled out (an object array of bytes): their
+    tokens' bytes, with a space between (no token holds one; token ids are 8 bytes each)."""
+    parts = [tokens.spell(starts + offset) for offset in range(n)]
+    spelled = np.empty(len(starts), dtype=object)
+    spelled[:] = [b" ".join(gram) for gram in zip(*parts)]
+    return spelled
