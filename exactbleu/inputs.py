@@ -185,8 +185,10 @@ def check_token_ids(predictions, references, ignore_ids=None) -> Tuple[TokenIds,
     predicted = _segments_of(predictions, "predictions", ignore)
     if len(predicted) == 0:
         raise ValueError("predictions is empty: BLEU needs at least one prediction and its references")
+    several = True
     if hasattr(references, "__array__") and not isinstance(references, (list, tuple)):
         array = _integer_array(references, "references")
+        several = array.ndim == 3
         if array.ndim not in (2, 3):
             raise ValueError(f"references as an array must be 2-D (one reference per prediction) or 3-D (several), "
                              f"got shape {array.shape}")
@@ -196,7 +198,7 @@ def check_token_ids(predictions, references, ignore_ids=None) -> Tuple[TokenIds,
         first = groups[0] if groups else None
         several = hasattr(first, "__array__") and np.ndim(first) == 2 or isinstance(first, (list, tuple)) and (
             not first or hasattr(first[0], "__array__") or isinstance(first[0], (list, tuple)))
-        if not several:  # one reference per prediction
+        if not several:  # one reference per prediction, named references[i]
             groups = [[segment] for segment in groups]
     if len(groups) != len(predicted):
         raise ValueError(f"predictions and references must have the same length, got {len(predicted)} predictions "
@@ -207,9 +209,11 @@ def check_token_ids(predictions, references, ignore_ids=None) -> Tuple[TokenIds,
     sizes = [len(group) for group in groups]
     firsts = np.cumsum(sizes) - sizes
 
+    single = not several
+
     def name(number):  # the flat index of a reference, as references[i][j]
         index = int(np.searchsorted(firsts, number, side="right")) - 1
-        return f"references[{index}][{number - firsts[index]}]"
+        return f"references[{index}]" if single else f"references[{index}][{number - firsts[index]}]"
 
     referenced = _joined(list(itertools.chain.from_iterable(groups)), name, ignore)
     referenced.groups = np.array(sizes, dtype=np.int64)

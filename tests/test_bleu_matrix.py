@@ -1,0 +1,68 @@
+"""bleu_matrix: entry [i, j] is exactly sentence_bleu(predictions[i], [references[j]]), under every
+preset and option, in blocks of any size, from text or token ids."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import exactbleu
+from exactbleu import matrix, options
+from oracles import OPTIONS, segments
+
+PER_CORPUS = {name for name in options.OPTIONS if options.STAGE_OF[name] != "output"}
+
+
+def outcome(function):
+    try:
+        return "ok", function()
+    except (ValueError, TypeError) as error:
+        return "error", type(error)
+
+
+@given(predictions=st.lists(segments(max_words=8), min_size=1, max_size=5),
+       references=st.lists(segments(max_words=8), min_size=1, max_size=5),
+       preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS)
+def test_every_entry_is_sentence_bleu_of_its_pair(predictions, references, preset, drawn):
+    chosen = {name: value for name, value in drawn.items() if name in PER_CORPUS}
+    got = outcome(lambda: exactbleu.bleu_matrix(predictions, references, preset, **chosen))
+    expected = outcome(lambda: [[exactbleu.sentence_bleu(p, [r], preset, **chosen)["bleu"] for r in references]
+                                for p in predictions])
+    assert got[0] == expected[0]
+    if got[0] == "ok":
+        entries = expected[1]
+        if isinstance(entries[0][0], list):  # several weight sets: a matrix per set
+            entries = np.moveaxis(np.array(entries), 2, 0).tolist()
+        assert got[1].tolist() == entries
+
+
+def test_blocks_of_any_size_give_the_same_matrix(monkeypatch):
+    rng = np.random.default_rng(1)
+    words = np.array("the a cat dog sat ran on in mat home".split())
+    predictions = [" ".join(rng.choice(words, rng.integers(0, 12))) for _ in range(23)]
+    references = [" ".join(rng.choice(words, rng.integers(0, 12))) for _ in range(7)]
+    whole = exactbleu.bleu_matrix(predictions, references, "sacrebleu")
+    monkeypatch.setattr(matrix, "_BLOCK_CELLS", 10)  # one prediction a block, then a few
+    assert exactbleu.bleu_matrix(predictions, references, "sacrebleu").tolist() == whole.tolist()
+    monkeypatch.setattr(matrix, "_BLOCK_CELLS", 50)
+    assert exactbleu.bleu_matrix(predictions, references, "sacrebleu").tolist() == whole.tolist()
+    expected = [[exactbleu.sentence_bleu(p, [r], "sacrebleu")["bleu"] for r in references] for p in predictions]
+    assert whole.tolist() == expected
+
+
+def test_token_ids_give_the_matrix_of_the_same_ids_as_words():
+    rng = np.random.default_rng(2)
+    predictions = [rng.integers(0, 15, rng.integers(0, 10)).tolist() for _ in range(12)]
+    references = [rng.integers(0, 15, rng.integers(1, 10)).tolist() for _ in range(5)]
+    words = lambda ids: [" ".join(map(str, one)) for one in ids]  # noqa: E731
+    expected = exactbleu.bleu_matrix(words(predictions), words(references), tokenizer="none")
+    assert exactbleu.bleu_matrix(predictions, references).tolist() == expected.tolist()
+
+
+def test_a_matrix_too_large_is_refused_before_any_work(monkeypatch):
+    monkeypatch.setattr(matrix, "MAX_CELLS", 12)
+    monkeypatch.setattr(exactbleu.api, "MAX_CELLS", 12)
+    with pytest.raises(ValueError, match="entries, more than"):
+        exactbleu.bleu_matrix(["a"] * 4, ["b"] * 4)
+    with pytest.raises(ValueError, match="at least one prediction and one reference"):
+        exactbleu.bleu_matrix(["a"], [])
