@@ -17,7 +17,7 @@ key that spells the n-gram out, and the histogram of lengths), so a corpus too b
 machine gets its exact Self-BLEU from its shards.
 """
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Tuple
 
 import numpy as np
 

@@ -6,7 +6,7 @@ from collections import Counter
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from exactbleu.options import DECLARED, OPTION
+from exactbleu.options import DECLARED, OPTION, STAGE_OF
 
 _SACREBLEU_13A = Tokenizer13a()
 
@@ -191,3 +191,18 @@ VALUES = {
 }
 OPTIONS = st.fixed_dictionaries({}, optional=VALUES)
 assert set(VALUES) == {option.name for option in DECLARED}, "a declared option has no values to draw"
+# The options of a score itself, not of the result's extra keys.
+PER_CORPUS = {name for name, stage in STAGE_OF.items() if stage != "output"}
+
+
+def outcome(function):
+    """("ok", result) or ("error", exception type) for a ValueError or TypeError; any other
+    exception fails the test: no face may raise one."""
+    import pytest
+
+    try:
+        return "ok", function()
+    except (ValueError, TypeError) as error:
+        return "error", type(error)
+    except Exception as error:  # noqa: BLE001
+        pytest.fail(f"{type(error).__name__}: {error}")

@@ -7,17 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import exactbleu
-from exactbleu import matrix, options
-from oracles import OPTIONS, segments
-
-PER_CORPUS = {name for name in options.OPTIONS if options.STAGE_OF[name] != "output"}
+from exactbleu import matrix
+from oracles import OPTIONS, PER_CORPUS, outcome, segments
 
 
-def outcome(function):
-    try:
-        return "ok", function()
-    except (ValueError, TypeError) as error:
-        return "error", type(error)
+
 
 
 @given(predictions=st.lists(segments(max_words=8), min_size=1, max_size=5),

@@ -23,7 +23,7 @@ import app
 import exactbleu
 from exactbleu import cli
 from exactbleu.options import DECLARED, OPTION, PRESETS
-from oracles import OPTIONS, segments
+from oracles import OPTIONS, outcome, segments
 from conftest import METRIC_PATH
 
 # Options that choose between alternatives, so that a later one replaces an earlier one as a whole:
@@ -56,14 +56,6 @@ def split_options(options, sides):
     return load, compute
 
 
-def outcome(function):
-    """("ok", result) or ("error", exception type): any other exception fails the test."""
-    try:
-        return "ok", function()
-    except (ValueError, TypeError) as error:
-        return "error", type(error)
-    except Exception as error:  # noqa: BLE001 -- the point: a face must never raise anything else
-        pytest.fail(f"{type(error).__name__}: {error}")
 
 
 def agree(expected, got, face):

@@ -14,19 +14,12 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import exactbleu
-from exactbleu import options
-from oracles import OPTIONS, nltk_quietly, segments
+from oracles import OPTIONS, PER_CORPUS, nltk_quietly, outcome, segments
 
-PER_CORPUS = {name for name in options.OPTIONS if options.STAGE_OF[name] != "output"}
 TEXTS = st.lists(segments(max_words=8), min_size=2, max_size=8).flatmap(
     lambda texts: st.lists(st.sampled_from(texts), min_size=0, max_size=3).map(lambda repeats: texts + repeats))
 
 
-def outcome(function):
-    try:
-        return "ok", function()
-    except (ValueError, TypeError) as error:
-        return "error", type(error)
 
 
 @given(texts=TEXTS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS)

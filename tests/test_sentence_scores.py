@@ -15,16 +15,10 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 import exactbleu
 from exactbleu import Statistics, options
 from exactbleu.scoring import for_sentences, score, sentence_scores
-from oracles import OPTIONS, corpora, hf_bleu, nltk_quietly, random_cases
-
-PER_CORPUS = {name for name in options.OPTIONS if options.STAGE_OF[name] != "output"}
+from oracles import OPTIONS, PER_CORPUS, corpora, hf_bleu, nltk_quietly, outcome, random_cases
 
 
-def outcome(function):
-    try:
-        return "ok", function()
-    except (ValueError, TypeError) as error:
-        return "error", type(error)
+
 
 
 @given(corpus=corpora(max_segments=6), preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS)

@@ -14,7 +14,7 @@ its one-sum and its many-rows forms side by side, equal bit for bit:
 
 import dataclasses
 from types import ModuleType
-from typing import Dict, List
+from typing import Dict
 
 import numpy as np
 
