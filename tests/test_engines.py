@@ -155,6 +155,24 @@ def test_ray_recipe(scratch, corpus):
     assert run_recipe("ray", scratch, *corpus) == [expected, expected]  # tasks, then ray.data
 
 
+def test_self_bleu_from_shards_on_dask(scratch, corpus):
+    pytest.importorskip("dask.distributed")
+    texts = corpus[0][:250]
+    expected = exactbleu.self_bleu(texts, "nltk", smooth_method="method1")
+    [printed] = run_recipe("self-bleu-dask", scratch, texts, texts)
+    assert printed == {"self_bleu": expected["self_bleu"], "scores": expected["scores"].tolist()}
+
+
+def test_bleu_matrix_by_blocks_on_dask(scratch, corpus):
+    pytest.importorskip("dask.distributed")
+    predictions, references = corpus[0][:120], corpus[1][:40]
+    files = write_corpus(scratch, predictions, references)
+    (scratch / "matrix_dask.py").write_text(recipe("matrix-dask"), encoding="utf-8")
+    printed = printed_results(run([sys.executable, str(scratch / "matrix_dask.py"),
+                                   *(str(scratch / name) for name in files)], scratch))
+    assert printed == [{"matrix": exactbleu.bleu_matrix(predictions, references).tolist()}]
+
+
 _FRESH_WORKERS = '''
 import sys
 

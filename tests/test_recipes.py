@@ -13,12 +13,16 @@ from conftest import ROOT
 from oracles import hf_bleu
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = [README] + [page.read_text(encoding="utf-8") for page in sorted((ROOT / "docs").glob("*.md"))]
 
 
 def recipe(name):
-    match = re.search(rf"<!-- recipe: {name} -->\n```(\w+)\n(.*?)```", README, re.DOTALL)
-    assert match, f"README.md has no recipe {name!r}"
-    return match.group(2)
+    """A recipe's code block, found by its marker in README.md or a page of docs/."""
+    for page in PAGES:
+        match = re.search(rf"<!-- recipe: {name} -->\n```(\w+)\n(.*?)```", page, re.DOTALL)
+        if match:
+            return match.group(2)
+    raise AssertionError(f"no page holds a recipe {name!r}")
 
 
 def as_here(command):
