@@ -42,6 +42,16 @@ def nltk_preset():
     return evaluate.load(METRIC_PATH, "nltk")
 
 
+@pytest.fixture
+def one_torch_thread():
+    """On these shared two-core machines, two threads on a model this small train several times slower."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 def read_lines(path):
     return pathlib.Path(path).read_text(encoding="utf-8").split("\n")[:-1]
 

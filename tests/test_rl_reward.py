@@ -14,15 +14,6 @@ from test_recipes import recipe
 WORDS = "the a cat dog sat ran on in mat home big small red".split()
 
 
-@pytest.fixture
-def one_torch_thread():
-    torch = pytest.importorskip("torch")
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 def test_grpo_rewards_are_sentence_scores(tmp_path, one_torch_thread):
     pytest.importorskip("trl")
     import datasets

@@ -46,16 +46,6 @@ def test_batched_recipe_sums_its_batches_and_starts_afresh():
     assert batched((predictions, labels)) == expected
 
 
-@pytest.fixture
-def one_torch_thread():
-    """On these shared two-core machines, two threads on a model this small train several times slower."""
-    torch = pytest.importorskip("torch")
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 def test_seq2seq_trainer_batch_eval_metrics_equals_one_shot(tmp_path, one_torch_thread):
     pytest.importorskip("transformers")  # torch: one_torch_thread
     import datasets
