@@ -115,8 +115,9 @@ def sentence_scores(predictions: Sequence[str], references: References, preset: 
     """Every prediction's per-sentence BLEU at once: a float64 array with one score per prediction
     (or one row of them per weight set, with several). Entry ``i`` is
     ``sentence_bleu(predictions[i], references[i], preset, **options)["bleu"]`` bit for bit, under
-    every preset and option (so under "sacrebleu", ``sacrebleu.sentence_bleu``'s), computed with
-    numpy over the rows of the statistics, not a loop of ``sentence_bleu``. Takes text or token
+    every preset and option (so under "sacrebleu", ``sacrebleu.sentence_bleu``'s score / 100, up to
+    the last bit that the division by 100 may round), computed with numpy over the rows of the
+    statistics, not a loop of ``sentence_bleu``. Takes text or token
     ids, as ``corpus_bleu`` does."""
     check_no_output_options(options, "sentence_scores")
     settings, predictions, references = checked_corpus(predictions, references, resolve_settings(preset, **options),

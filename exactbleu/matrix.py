@@ -18,8 +18,8 @@ from .sufficient_statistics import CountedWith, Statistics
 
 # The largest matrix one call makes: 10**8 float64 entries, 800 MB.
 MAX_CELLS = 100_000_000
-# Entries worked out at once: each takes about 100 bytes of statistics and scores.
-_BLOCK_CELLS = 1_000_000
+# Entries worked out at once: their statistics rows and scores take about 500 bytes each at the peak.
+_BLOCK_CELLS = 250_000
 
 
 def _sparse():
@@ -33,31 +33,36 @@ def _sparse():
 def matrix_blocks(tokens: Tokens, predictions: int, orders: int) -> Iterator[Tuple[int, int, np.ndarray]]:
     """The clipped matches of every (prediction, reference) pair, a block of predictions at a time:
     (first, stop, matches of shape (stop - first, references, orders)). ``tokens`` holds the
-    predictions, then the references."""
+    predictions, then the references. The references' side is made once; a block's side, of
+    its predictions alone."""
     sparse = _sparse()
     references = len(tokens.lengths) - predictions
-    levels = []  # per order: (prediction side, reference side transposed) of each level k
+    sides = []  # per order: the predictions' (text, gram, count) by text, and each level k's reference side
     for counts in ngram_counts(tokens, orders):
         grams = int(counts.gram.max(initial=-1)) + 1
         mine = counts.text < predictions
-        order_levels = []
+        by_text = np.argsort(counts.text[mine], kind="stable")
+        predicted = counts.text[mine][by_text], counts.gram[mine][by_text], counts.count[mine][by_text]
+        theirs = ~mine
+        levels = []
         for k in range(1, int(counts.count.max(initial=0)) + 1):
-            at_least = counts.count >= k
-            left, right = at_least & mine, at_least & ~mine
-            ones = np.ones(int(left.sum()), dtype=np.int32)
-            a = sparse.csr_matrix((ones, (counts.text[left], counts.gram[left])), shape=(predictions, grams))
+            right = theirs & (counts.count >= k)
             ones = np.ones(int(right.sum()), dtype=np.int32)
-            b = sparse.csr_matrix((ones, (counts.gram[right], counts.text[right] - predictions)),
-                                  shape=(grams, references))
-            order_levels.append((a, b))
-        levels.append(order_levels)
+            levels.append(sparse.csr_matrix((ones, (counts.gram[right], counts.text[right] - predictions)),
+                                            shape=(grams, references)))
+        sides.append((predicted, grams, levels))
     block = max(1, _BLOCK_CELLS // max(references, 1))
     for first in range(0, predictions, block):
         stop = min(first + block, predictions)
         matches = np.zeros((stop - first, references, orders), dtype=np.int64)
-        for n, order_levels in enumerate(levels):
-            for a, b in order_levels:
-                matches[:, :, n] += (a[first:stop] @ b).toarray()
+        for n, ((text, gram, count), grams, levels) in enumerate(sides):
+            start, end = np.searchsorted(text, [first, stop])
+            text, gram, count = text[start:end] - first, gram[start:end], count[start:end]
+            for k, level in enumerate(levels, start=1):
+                left = count >= k
+                ones = np.ones(int(left.sum()), dtype=np.int32)
+                rows = sparse.csr_matrix((ones, (text[left], gram[left])), shape=(stop - first, grams))
+                matches[:, :, n] += (rows @ level).toarray()
         yield first, stop, matches
 
 

@@ -63,8 +63,9 @@ class Counts(NamedTuple):
     where: object
 
 
-def ngram_counts(tokens: Tokens, orders: int) -> List[Counts]:
-    """Each order's (text, n-gram) counts."""
+def ngram_counts(tokens: Tokens, orders: int, where: bool = False) -> List[Counts]:
+    """Each order's (text, n-gram) counts; with ``where``, a way to find where each n-gram starts
+    (which keeps each order's positions in memory)."""
     texts = len(tokens.lengths)
     remaining = _remaining(tokens.lengths)
     owner = np.repeat(np.arange(texts, dtype=np.int64), tokens.lengths)
@@ -82,7 +83,7 @@ def ngram_counts(tokens: Tokens, orders: int) -> List[Counts]:
             break
         keys = grams[positions] * texts + owner[positions]
         pairs, count = _runs(np.sort(keys))
-        result.append(Counts(pairs % texts, pairs // texts, count, _positions_of(pairs, keys, positions)))
+        result.append(Counts(pairs % texts, pairs // texts, count, _positions_of(pairs, keys, positions) if where else None))
     return result
 
 

@@ -37,10 +37,11 @@ class TopCounts(NamedTuple):
     second: np.ndarray
 
 
-def _orders(tokens: Tokens, orders: int) -> List[TopCounts]:
-    """Each order's (text, n-gram) counts with the n-gram's two largest counts over the texts."""
+def _orders(tokens: Tokens, orders: int, where: bool = False) -> List[TopCounts]:
+    """Each order's (text, n-gram) counts with the n-gram's two largest counts over the texts (and
+    with ``where``, where each n-gram starts, to spell it out)."""
     result = []
-    for order in ngram_counts(tokens, orders):
+    for order in ngram_counts(tokens, orders, where):
         if not len(order.gram):
             result.append(TopCounts(*order, order.count, order.count))
             continue
@@ -105,7 +106,7 @@ class SelfBleuStatistics:
     @classmethod
     def of(cls, tokens: Tokens, orders: int, counted_with: CountedWith) -> "SelfBleuStatistics":
         grams = []
-        for n, order in enumerate(_orders(tokens, orders), start=1):
+        for n, order in enumerate(_orders(tokens, orders, where=True), start=1):
             distinct, where = np.unique(order.gram, return_index=True)
             keys = _spelled(tokens, order.where(where), n)
             grams.append((keys, order.top[where], order.second[where]))
@@ -147,7 +148,8 @@ class SelfBleuStatistics:
         """The statistics rows of some of the corpus's texts (a shard of it) against all the others."""
         texts, orders = len(tokens.lengths), len(self.grams)
         matches = np.zeros((texts, orders), dtype=np.int64)
-        for n, (order, (keys, top, second)) in enumerate(zip(_orders(tokens, orders), self.grams), start=1):
+        counted = _orders(tokens, orders, where=True)
+        for n, (order, (keys, top, second)) in enumerate(zip(counted, self.grams), start=1):
             if not len(order.text):
                 continue
             distinct, where, back = np.unique(order.gram, return_index=True, return_inverse=True)
