@@ -47,7 +47,7 @@ def _parser(prog):
                         help="a score per line; with the sacrebleu preset, with effective order, as sacrebleu")
     for option in DECLARED:  # every option with a flag, as declared
         if option.flags:
-            parser.add_argument(*option.flags, dest=option.name, help=_help(option), **option.cli)
+            parser.add_argument(*option.flags, dest=option.name, help=_help(option), **option.argparse_keywords())
     parser.add_argument("--force", action="store_true",
                         help="accepted for sacrebleu's scripts: this command line never warns about tokenized input")
     parser.add_argument("-ci", "--confidence", action="store_true", help="the 95%% bootstrap interval, as sacrebleu")

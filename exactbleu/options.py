@@ -17,7 +17,7 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 
 from .significance import MAX_SAMPLES
-from .scoring import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTH_DEFAULTS, weight_sets
+from .scoring import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTHING, weight_sets
 from . import counting
 from .sufficient_statistics import CountedWith
 from .tokenizers import MECAB, SPM_MODELS, TOKENIZERS, mecab, rstripped_by_default, signature_name, spm
@@ -27,7 +27,6 @@ REF_LENGTHS = ("shortest", "closest")
 # BLEU is used with orders 1 to 4, character BLEU with up to about 10; a bound keeps an absurd
 # order (10**9) from allocating or looping without end.
 MAX_ORDER = 20
-SMOOTH_METHODS = (*SMOOTH_DEFAULTS, *NLTK_SMOOTHING)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,15 +42,21 @@ class Option:
     cli: Dict[str, object] = dataclasses.field(default_factory=dict)
     shown_default: Optional[str] = None  # the README's default, where the value alone would mislead
     none_is_a_choice: bool = False  # an explicit None means something other than "the default"
+    registry: Optional[Dict[str, object]] = None  # where the choices are declared, read when asked
 
     @property
-    def choices(self):
-        return self.cli.get("choices")
+    def choices(self) -> Optional[list]:
+        """The choices, as they stand now: a registry's names, or the declared list."""
+        return list(self.registry) if self.registry is not None else self.cli.get("choices")
+
+    def argparse_keywords(self) -> Dict[str, object]:
+        """argparse's keywords for the option's flag, with the choices as they stand now."""
+        return {**self.cli, "choices": self.choices} if self.choices is not None else dict(self.cli)
 
 
 DECLARED = (
-    Option("tokenizer", "tokenize", "13a", '`"13a"` (mteval-v13a, HF\'s and WMT\'s), `"intl"` (mteval-v14, needs `regex`), `"zh"`, `"char"`, `"none"` (whitespace), `"ko-mecab"`, `"ja-mecab"` (Korean and Japanese morphemes by MeCab), `"flores101"`, `"flores200"` (SentencePiece pieces, spBLEU; `"spm"` is sacrebleu\'s old name for `"flores101"`), all as sacrebleu\'s; `"moses"` (sacremoses, `escape=False`); or any callable `str -> list[str]`',
-           ("-tok", "--tokenize"), {"choices": sorted(TOKENIZERS)}),
+    Option("tokenizer", "tokenize", "13a", 'a tokenizer of the tokenizers table (`exactbleu.tokenizers.TOKENIZERS`): HF\'s and sacrebleu\'s, sacremoses\', MeCab\'s for Korean and Japanese, SentencePiece\'s for spBLEU, each token for token; or any callable `str -> list[str]`',
+           ("-tok", "--tokenize"), registry=TOKENIZERS),
     Option("lang", "tokenize", "en", 'the language of the `"moses"` tokenizer', ("--lang",)),
     Option("spm_model", "tokenize", None, 'the model file of `"flores101"`/`"flores200"`: by default the file sacrebleu keeps in `$SACREBLEU/models` (else `~/.sacrebleu/models`), `sacrebleu_tokenizer_spm.model` or `flores200sacrebleuspm`; nothing is downloaded, and a missing file gets a message saying where to put it',
            ("--spm-model",), {"metavar": "FILE"}, shown_default="sacrebleu's"),
@@ -64,8 +69,8 @@ DECLARED = (
     Option("weights", "scoring", None, "n-gram weights as in NLTK (a list, a tuple, a 1-D numpy array); their number sets the order; finite, non-negative, not all 0. A list of up to 1000 weight sets, as NLTK's `corpus_bleu` takes, gives one score per set: `bleu` and `sentence_bleu` become lists",
            ("--weights",), {"type": float, "nargs": "+", "metavar": "W"}),
     Option("smooth", "scoring", False, "HF's add-one at every order (Lin & Och, 2004)", ("--smooth",), {"action": "store_const", "const": True}),
-    Option("smooth_method", "scoring", None, '`None` (HF\'s arithmetic), sacrebleu\'s `"none"`, `"floor"`, `"add-k"`, `"exp"` (its arithmetic, `bleu` = score / 100), or NLTK\'s `SmoothingFunction` `"method0"` (no smoothing, the `"nltk"` preset\'s) … `"method7"` (its arithmetic; methods 5 and 7 smooth with the 5-gram precision at any order, so the statistics count through order 5 for them)',
-           ("-s", "--smooth-method"), {"choices": SMOOTH_METHODS}, none_is_a_choice=True),
+    Option("smooth_method", "scoring", None, '`None` (HF\'s arithmetic), or a method of the smoothing table (`exactbleu.scoring.SMOOTHING`), which chooses its arithmetic: sacrebleu\'s `"none"`, `"floor"`, `"add-k"`, `"exp"` (`bleu` = score / 100), or NLTK\'s `SmoothingFunction` `"method0"` (no smoothing, the `"nltk"` preset\'s) … `"method7"` (methods 5 and 7 smooth with the 5-gram precision at any order, so the statistics count through order 5 for them)',
+           ("-s", "--smooth-method"), registry=SMOOTHING, none_is_a_choice=True),
     Option("smooth_value", "scoring", None, 'for `"floor"` (default 0.1), `"add-k"` (default 1) and `"method1"` (NLTK\'s epsilon, default 0.1)', ("-sv", "--smooth-value"), {"type": float}),
     Option("effective_order", "scoring", None, "sacrebleu's: average only the orders that have n-grams. Off for a corpus score; for a per-sentence score (`sentence_bleu`, `sentence_level`, `explain`, `-sl`) on in the `\"sacrebleu\"` preset, as sacrebleu's `sentence_bleu` has it, unless given",
            ("--effective-order",), {"action": "store_const", "const": True}, shown_default="by level"),
@@ -344,23 +349,21 @@ def resolve_settings(preset: str = "default", defaults: Optional[Dict[str, objec
         raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {merged['ref_length']!r}")
 
     smooth_method = merged["smooth_method"]
-    methods = {**SMOOTH_DEFAULTS, **NLTK_SMOOTHING}
-    if smooth_method is not None and smooth_method not in methods:
-        raise ValueError(f"smooth_method must be None or one of {list(methods)} (sacrebleu's, then NLTK's), "
+    if smooth_method is not None and smooth_method not in SMOOTHING:
+        raise ValueError(f"smooth_method must be None or one of {list(SMOOTHING)} (sacrebleu's, then NLTK's), "
                          f"got {smooth_method!r}")
     if merged["smooth"] and smooth_method is not None:
         raise ValueError(
             f"smooth=True (HF's add-one) conflicts with smooth_method={smooth_method!r}; choose one of the two"
         )
     if merged["smooth_value"] is not None:
-        if smooth_method not in ("floor", "add-k", "method1"):
-            raise ValueError(
-                f"smooth_value={merged['smooth_value']!r} applies only to smooth_method 'floor', 'add-k' or "
-                f"'method1' (NLTK's epsilon), got smooth_method={smooth_method!r}"
-            )
+        valued = [name for name, method in SMOOTHING.items() if method.default is not None]
+        if smooth_method not in valued:
+            raise ValueError(f"smooth_value={merged['smooth_value']!r} applies only to the smooth_method that take a "
+                             f"value, {valued}, got smooth_method={smooth_method!r}")
         _check_number("smooth_value", merged["smooth_value"])
     elif smooth_method is not None:
-        merged["smooth_value"] = methods[smooth_method]  # floor 0.1, add-k 1, method1 0.1; None for the others
+        merged["smooth_value"] = SMOOTHING[smooth_method].default  # floor 0.1, add-k 1, method1 0.1; else None
     if merged["effective_order"] and smooth_method in NLTK_SMOOTHING:
         raise ValueError(f"effective_order=True is sacrebleu's; it does not apply to NLTK's {smooth_method}")
     if merged["effective_order"] and weights is not None:
@@ -406,7 +409,7 @@ def signature(settings: Settings, nrefs, test: Optional[Tuple[str, int]] = None,
     elif scoring.smooth_method is None:
         smooth = "none"
     else:
-        default = {**SMOOTH_DEFAULTS, **NLTK_SMOOTHING}[scoring.smooth_method]
+        default = SMOOTHING[scoring.smooth_method].default
         value = default if scoring.smooth_value is None else scoring.smooth_value
         smooth = scoring.smooth_method if value is None else f"{scoring.smooth_method}[{value:.2f}]"
     if test is None and settings.output.n_bootstrap:

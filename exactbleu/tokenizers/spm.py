@@ -36,6 +36,16 @@ def _processor(model: str):
     return processor
 
 
+def missing(tokenizer: str) -> str:
+    """What a SentencePiece tokenizer needs that is not here: SentencePiece, or its model file in
+    sacrebleu's folder; "" when nothing is missing."""
+    if importlib.util.find_spec("sentencepiece") is None:
+        return "pip install sentencepiece"
+    if not os.path.isfile(spm_model_path(tokenizer)):
+        return f"the model file {SPM_MODELS[tokenizer][0]} in $SACREBLEU/models (or spm_model=)"
+    return ""
+
+
 def signature_name(tokenizer: str, model: str) -> str:
     """sacrebleu's name, unless the model is another file than sacrebleu's."""
     file, name = SPM_MODELS[tokenizer]
