@@ -27,7 +27,6 @@ import pathlib
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -43,6 +42,10 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 for _variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
     os.environ[_variable] = "1"
 
+from exactbleu.tokenizers import RUN_LENGTH, TOKENIZERS, Price  # noqa: E402
+from space import pricing  # noqa: E402
+from space import requests as space_requests  # noqa: E402
+
 
 # --- Prices -------------------------------------------------------------------------------------
 
@@ -52,7 +55,7 @@ def _random_text(low, high, length, seed):
 
 
 # Inputs to price, each repeated to the size wanted and cut into lines; one without spaces makes
-# runs as long as its lines, which MeCab is priced for apart (app.RUN_LENGTH).
+# runs as long as its lines, which MeCab is priced for apart (exactbleu.tokenizers.RUN_LENGTH).
 PATTERNS = {
     "a.b.": "a.b. ", "1.2.": "1.2. ", "a.": "a. ", "x": "x ", "word": "hello ", "punctuation": "!?,;:",
     "ampersand": "& ", "quote": "' ", "ascii": _random_text(33, 126, 2000, 1),
@@ -88,9 +91,8 @@ def _grown(measure, at_least, start=1000, most=1_000_000):
 
 
 def measure_prices(tokenizers, at_least=0.3, repeats=2):
-    """The measured price of each term of app.cost_of, before app's margin of 1.5: a dict of
+    """The measured price of each term of space.pricing.cost_of, before its margin: a dict of
     {name: (seconds per unit, the input that set it)}."""
-    import app
     from exactbleu import api
     from exactbleu.engine import _max_token_bits
     from exactbleu.options import resolve_settings
@@ -105,12 +107,12 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
     for tokenizer in tokenizers:
         tokenize = resolve_settings(tokenizer=tokenizer).tokenize
         token_text(["warm up ."], tokenize)
-        price = app.PRICES[tokenizer]
+        price = TOKENIZERS[tokenizer].price
         for name, pattern in PATTERNS.items():
             if price.period and "." in pattern:
                 continue  # charged per period
             for line_length in (100, 100_000):
-                if price.run and line_length >= app.RUN_LENGTH and " " not in pattern:
+                if price.run and line_length >= RUN_LENGTH and " " not in pattern:
                     continue  # charged per squared run
                 seconds, size = _grown(lambda size: _best_of(repeats, token_text, _lines(pattern, size, line_length),
                                                              tokenize), at_least)
@@ -168,9 +170,8 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
 
 
 def calibration(tokenizers, orders=(1, 2, 4, 8), target=0.5, repeats=2):
-    """For each tokenizer, the largest ratio of measured seconds to app.cost_of's estimate, over
+    """For each tokenizer, the largest ratio of measured seconds to space.pricing.cost_of's estimate, over
     every pattern, line length and order: below 1, the estimate holds."""
-    import app
     from exactbleu import api
     from exactbleu.options import resolve_settings
 
@@ -185,7 +186,7 @@ def calibration(tokenizers, orders=(1, 2, 4, 8), target=0.5, repeats=2):
                 size = 1000
                 while True:
                     lines = _lines(pattern, size, line_length)
-                    estimate = app.cost_of(lines, [[line] for line in lines], tokenizer, order).seconds
+                    estimate = pricing.cost_of(lines, [[line] for line in lines], tokenizer, order).seconds
                     if estimate >= target or size >= 2_000_000:
                         break
                     size *= 2
@@ -199,13 +200,11 @@ def calibration(tokenizers, orders=(1, 2, 4, 8), target=0.5, repeats=2):
 
 
 def print_prices(tokenizers, quick):
-    import app
-
     prices = measure_prices(tokenizers, at_least=0.05 if quick else 0.3, repeats=1 if quick else 2)
-    print("| price of | measured | in app.py (twice the most of three runs) | set by |")
+    print("| price of | measured | declared (twice the most of three runs) | set by |")
     print("|---|---|---|---|")
     for name, (value, where) in prices.items():
-        used = _app_price(app, name)
+        used = declared_price(name)
         print(f"| {name} | {value * 1e6:.3g} µs | {used * 1e6:.3g} µs | {where} |" if used is not None else
               f"| {name} | {value * 1e6:.3g} µs | | {where} |")
     print()
@@ -217,17 +216,17 @@ def print_prices(tokenizers, quick):
         print(f"| {tokenizer} | {ratio:.2f} | {where} |")
 
 
-def _app_price(app, name):
-    """The price app.py uses for a measured term, by the term's name."""
+def declared_price(name):
+    """The declared price of a measured term, by the term's name."""
     words = name.split()
-    if words[0] in app.PRICES and words[-1] in app.Price._fields:
-        return getattr(app.PRICES[words[0]], words[-1])
+    if words[0] in TOKENIZERS and words[-1] in Price._fields:
+        return getattr(TOKENIZERS[words[0]].price, words[-1])
     if words[0] in ("packed", "definition"):
-        return (app.PACKED_PRICE if words[0] == "packed" else app.DEFINITION_PRICE)[int(words[-1]) - 1]
+        return (pricing.PACKED_PRICE if words[0] == "packed" else pricing.DEFINITION_PRICE)[int(words[-1]) - 1]
     if words[0] == "explain":
-        return app.EXPLAIN_PRICE
+        return pricing.EXPLAIN_PRICE
     if words[0] == "paired":
-        return app.PAIRED_PRICES[words[1]][0 if words[-1] == "fixed" else 1]
+        return pricing.PAIRED_PRICES[words[1]][0 if words[-1] == "fixed" else 1]
     return None
 
 
@@ -323,7 +322,6 @@ def _ordinary_users(url, users, start, seconds, seed, results):
 def dearest_requests():
     """The dearest requests the Space's limits let through, each sized to just under MAX_SECONDS by
     the Space's own estimate: [(kind, arguments for /compute or, for "explain", the page's event)]."""
-    import app
 
     def largest(make, low=1, high=10_000_000):
         while low < high:  # the largest size whose request the Space takes
@@ -331,13 +329,14 @@ def dearest_requests():
             try:
                 make(middle)
                 low = middle
-            except app.InputError:
+            except pricing.InputError:
                 high = middle - 1
         return make(low)
 
     def scored(tokenizer, text):
         def make(size):
-            app.score_job(text[:size], text[:size], "", "", tokenizer, 8, "none", "shortest", False)
+            space_requests.score_job(space_requests.PageInputs.checked(text[:size], text[:size], "", "", tokenizer, 8, "none",
+                                                           "shortest", False))
             return [text[:size], text[:size], "", "", tokenizer, 8, "none", "shortest", False]
         return make
 
@@ -348,12 +347,12 @@ def dearest_requests():
     # The page's explain event, with 10 MB of text: the dearest line it explains, then filler lines.
     def explained(size):
         line = periods[:size]
-        app.explain_job(line, line, "", "", "moses", 8, "none", "shortest", False, 0)
+        space_requests.explain_job(space_requests.PageInputs.checked(line, line, "", "", "moses", 8, "none", "shortest", False), 0)
         return line
 
     line = largest(explained, high=10_000)
-    filler_lines = app.MAX_LINES - 1
-    filler = ("x" * ((app.MAX_BYTES - 2 * len(line)) // filler_lines - 2) + "\n") * filler_lines
+    filler_lines = space_requests.MAX_LINES - 1
+    filler = ("x" * ((space_requests.MAX_BYTES - 2 * len(line)) // filler_lines - 2) + "\n") * filler_lines
     requests.append(("the page's explain, 10 MB", [line + "\n" + filler, line, "", "", "moses", 8, "none", "shortest",
                                                     False]))
     return requests
@@ -469,10 +468,11 @@ def run_phase(url, users, seconds, attack, settle=True):
 
 def load_table(user_counts, seconds, settle=True):
     """The load benchmark's markdown table, and whether every answer was right."""
-    import app
 
     rows = []
-    dearest = (dearest_requests(), next(index for index, fn in app.demo.fns.items() if fn.name == "explain_for_page"))
+    from space import page
+
+    dearest = (dearest_requests(), next(index for index, fn in page.demo.fns.items() if fn.name == "explain_for_page"))
     with Space() as space:
         for users in user_counts:
             for attack in (None, dearest):
@@ -512,10 +512,9 @@ def main():
     parser.add_argument("--smoke", action="store_true", help="tiny settings: checks that it runs")
     arguments = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the Space is stopped on the way out
-    import app
 
     if arguments.what == "prices":
-        print_prices(["13a"] if arguments.smoke else app.TOKENIZERS, arguments.smoke)
+        print_prices(["13a"] if arguments.smoke else space_requests.tokenizers(), arguments.smoke)
         return 0
     user_counts, seconds = ((2,), 3) if arguments.smoke else ((1, 10, 50), 30)
     table, right, _ = load_table(user_counts, seconds, settle=not arguments.smoke)

@@ -46,6 +46,12 @@ def _max_token_bits(max_order):
     return (62 - _SEGMENT_BITS) // (max_order + 1)
 
 
+def packed_token_limit(max_order: int) -> int:
+    """How many distinct tokens a segment's references may hold for the packed keys at this
+    order: a segment with more is counted by the plain definition, which costs more per token."""
+    return 1 << _max_token_bits(max_order)
+
+
 def _token_table(text, long_tokens, grow):
     """Read a token text as bytes: how many tokens each line holds, and each token's line (a
     reference, or a segment, as the text holds) and two identity words (equal exactly when the

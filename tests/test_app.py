@@ -28,17 +28,18 @@ import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT))
-import app  # noqa: E402
+from space import page as ui  # noqa: E402
+from space import pricing, server as space_server  # noqa: E402
+from space import requests as space  # noqa: E402
 
-PREDICTIONS = app.EXAMPLE_PREDICTIONS
-REFERENCES = app.EXAMPLE_REFERENCES
-REFERENCES_2 = app.EXAMPLE_REFERENCES_2
+PREDICTIONS = ui.EXAMPLE_PREDICTIONS
+REFERENCES = ui.EXAMPLE_REFERENCES
+REFERENCES_2 = ui.EXAMPLE_REFERENCES_2
 TRANSFORMERS_BLEU = 0.5037930378757725  # the documented example, max_order=2
 
 
 def test_score_is_the_metric_with_the_example_prefilled():
-    result = app.score(PREDICTIONS, REFERENCES, REFERENCES_2, max_order=2)
+    result = space.score(PREDICTIONS, REFERENCES, REFERENCES_2, max_order=2)
     assert result["bleu"] == TRANSFORMERS_BLEU
     assert len(result["sentence_bleu"]) == 3 and result["signature"].startswith("nrefs:2|")
 
@@ -46,13 +47,13 @@ def test_score_is_the_metric_with_the_example_prefilled():
 @pytest.mark.parametrize("arguments, words", [
     ((PREDICTIONS, "one line"), ["References has 1 lines", "Predictions has 3"]),
     (("", REFERENCES), ["Predictions is empty"]),
-    (("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1)), ["at most 100,000"]),
-    (("x" * (app.MAX_BYTES + 1), "x"), ["larger than 10 MB"]),
+    (("x\n" * (space.MAX_LINES + 1), "x\n" * (space.MAX_LINES + 1)), ["at most 100,000"]),
+    (("x" * (space.MAX_BYTES + 1), "x"), ["larger than 10 MB"]),
     (("ok\nbad \udc80", "ok\nbad"), ["predictions[1]", "not valid Unicode"]),
 ])
 def test_input_errors_are_messages(arguments, words):
-    with pytest.raises(app.InputError) as raised:
-        app.score(*arguments)
+    with pytest.raises(pricing.InputError) as raised:
+        space.score(*arguments)
     for word in words:
         assert word in str(raised.value)
 
@@ -140,11 +141,11 @@ def test_api_errors_are_messages_and_the_server_stays_up(client, server):
     with pytest.raises(AppError, match="References has 1 lines"):
         client.predict(PREDICTIONS, "just one line", api_name="/compute")
     with pytest.raises(AppError, match="at most 100,000"):
-        client.predict("x\n" * (app.MAX_LINES + 1), "x\n" * (app.MAX_LINES + 1), api_name="/compute")
+        client.predict("x\n" * (space.MAX_LINES + 1), "x\n" * (space.MAX_LINES + 1), api_name="/compute")
     with pytest.raises(AppError, match="larger than 10 MB"):
-        client.predict("x" * (app.MAX_BYTES + 1), "x", api_name="/compute")
+        client.predict("x" * (space.MAX_BYTES + 1), "x", api_name="/compute")
     with pytest.raises(AppError, match="larger than 10 MB together"):
-        client.predict("x" * (app.MAX_BYTES // 2), "x" * (app.MAX_BYTES // 2 + 1), api_name="/compute")
+        client.predict("x" * (space.MAX_BYTES // 2), "x" * (space.MAX_BYTES // 2 + 1), api_name="/compute")
     assert server[1].poll() is None
     assert client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
 
@@ -195,9 +196,9 @@ def test_oversized_requests_and_uploads_are_refused_unread_and_the_server_stays_
     # An upload between the request limit and the file limit: Gradio's max_file_size refuses it.
     boundary = "bleu-test-boundary"
     upload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.txt\"\r\n"
-              f"Content-Type: text/plain\r\n\r\n").encode() + b"a\n" * (app.MAX_BYTES // 2 + 200_000) + \
+              f"Content-Type: text/plain\r\n\r\n").encode() + b"a\n" * (space.MAX_BYTES // 2 + 200_000) + \
              f"\r\n--{boundary}--\r\n".encode()
-    assert app.MAX_BYTES < len(upload) < app.MAX_REQUEST_BYTES
+    assert space.MAX_BYTES < len(upload) < space_server.MAX_REQUEST_BYTES
     status, _ = post(url, "/gradio_api/upload", upload, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
     assert status == 413
     stored = [path for path in uploads.rglob("*") if path.is_file() and path.stat().st_size > 1_000_000]
@@ -213,9 +214,9 @@ def largest_taken(make, high):
     while low < high:
         middle = (low + high + 1) // 2
         try:
-            app.score_job(*make(middle))
+            space.score_job(space.PageInputs.checked(*make(middle)))
             low = middle
-        except app.InputError:
+        except pricing.InputError:
             high = middle - 1
     return low
 
@@ -228,7 +229,7 @@ def test_the_worst_request_within_the_limits_is_bounded(client, server):
 
     url, process = server
     rng = random.Random(12)
-    text = "".join(chr(rng.randint(33, 126)) for _ in range(app.MAX_TOKENS // 2))
+    text = "".join(chr(rng.randint(33, 126)) for _ in range(pricing.MAX_TOKENS // 2))
     size = largest_taken(lambda size: (text[:size], text[:size], "", "", "char", 8, "none", "shortest", False),
                          len(text))
     assert size > 50_000
@@ -271,7 +272,7 @@ SCREENSHOTS = ROOT / "screenshots"
 
 
 @contextlib.contextmanager
-def space_page(url, height):
+def space_page(url, height, width=1300):
     """The Space at ``url`` in headless Chromium, 1300 pixels wide; the browser closes after."""
     executable = chromium()
     from playwright.sync_api import sync_playwright
@@ -283,7 +284,7 @@ def space_page(url, height):
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--no-first-run"])
         try:
-            page = browser.new_page(viewport={"width": 1300, "height": height})
+            page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(url, timeout=60_000)
             yield page
         finally:
@@ -294,8 +295,9 @@ def test_page_in_a_real_browser(server, tmp_path):
     from playwright.sync_api import expect
 
     with space_page(server[0], 1600) as page:
-        # The first click, with nothing typed: the documented example, both reference sets visible.
-        expect(page.get_by_label("References (second set)", exact=True)).to_be_visible(timeout=30_000)
+        # The first click, with nothing typed: the documented example, both reference sets (the
+        # second folded away, prefilled).
+        expect(page.get_by_role("button", name="Compute BLEU")).to_be_visible(timeout=30_000)
         page.get_by_role("button", name="Compute BLEU").click()
         score = page.locator("#bleu-score")
         expect(score).to_contain_text("BLEU = 50.38", timeout=60_000)
@@ -303,20 +305,21 @@ def test_page_in_a_real_browser(server, tmp_path):
         page.screenshot(path=str(SCREENSHOTS / "first-click.png"), full_page=True)
         page.get_by_label("Predictions", exact=True).fill("the cat sat on the mat\nhello world")
         page.get_by_label("References", exact=True).fill("the cat sat on the mat\nhello there world")
+        page.get_by_text("More reference sets, and files").click()
         page.get_by_label("References (second set)", exact=True).fill("")
         page.get_by_role("button", name="Compute BLEU").click()
-        expected = app.score("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world", max_order=2)
+        expected = space.score("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world", max_order=2)
         expect(score).to_contain_text(f"BLEU = {100 * expected['bleu']:.2f}", timeout=60_000)
-        # The per-sentence table and the precision chart render.
+        # The per-sentence table and the precisions render.
         expect(page.get_by_text("sentence BLEU").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("hello there world").first).to_be_visible()
-        expect(page.locator("canvas, svg.marks, .vega-embed").first).to_be_visible(timeout=30_000)
+        expect(page.locator("#precisions")).to_contain_text("2-gram precision")
         page.screenshot(path=str(SCREENSHOTS / "app.png"), full_page=True)
         # Selecting a row of the per-sentence table works that sentence out.
         page.get_by_text("hello world", exact=True).last.click()
         explanation = page.locator("#explanation")
         expect(explanation).to_contain_text("Line 2", timeout=30_000)
-        explained = app.explain_line("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world",
+        explained = space.explain_line("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world",
                                      "", "", "13a", 2, "none", "shortest", False, 1)
         expect(explanation).to_contain_text(f"sentence BLEU {100 * explained['sentence_bleu']:.2f}")
         expect(explanation).to_contain_text("1-grams: 2 / 2 clipped matches")
@@ -332,12 +335,30 @@ def test_page_in_a_real_browser(server, tmp_path):
     assert (SCREENSHOTS / "app.png").stat().st_size > 10_000
 
 
+def test_the_result_is_in_view_after_compute_on_a_laptop_screen(server):
+    """At 1366 x 768, the size of many laptops' screens, the first click on Compute shows the
+    documented example's score, its precisions and the per-sentence table without scrolling."""
+    from playwright.sync_api import expect
+
+    with space_page(server[0], 768, width=1366) as page:
+        page.get_by_role("button", name="Compute BLEU").click()
+        expect(page.locator("#bleu-score")).to_contain_text("BLEU = 50.38", timeout=60_000)
+        expect(page.get_by_text("sentence BLEU").first).to_be_visible(timeout=30_000)
+        assert page.evaluate("window.scrollY") == 0
+        for name, box in (("score", page.locator("#bleu-score")), ("precisions", page.locator("#precisions")),
+                          ("table", page.locator("#sentences"))):
+            where = box.bounding_box()
+            assert where is not None and where["y"] >= 0 and where["y"] + where["height"] <= 768, (name, where)
+            assert where["x"] >= 0 and where["x"] + where["width"] <= 1366, (name, where)
+        page.screenshot(path=str(SCREENSHOTS / "laptop.png"))
+
+
 def test_the_space_offers_korean_and_japanese():
-    assert {"ko-mecab", "ja-mecab"} <= set(app.TOKENIZERS)
+    assert {"ko-mecab", "ja-mecab"} <= set(space.tokenizers())
     from sacrebleu.metrics import BLEU
 
     prediction = "私は毎朝電車で会社に行きます。"
-    result = app.score(prediction, "私は毎朝、電車で会社へ行く。", tokenizer="ja-mecab", max_order=2)
+    result = space.score(prediction, "私は毎朝、電車で会社へ行く。", tokenizer="ja-mecab", max_order=2)
     assert result["translation_length"] == len(BLEU(tokenize="ja-mecab")._preprocess_segment(prediction).split())
     assert "tok:ja-mecab-" in result["signature"]
 
@@ -353,8 +374,8 @@ def metric_paired_test(baseline, system, references, test="bootstrap"):
 
 
 def test_api_compare_is_the_metrics_paired_test(client):
-    result = client.predict(PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES, "13a", "randomization", api_name="/compare")
-    assert result == metric_paired_test(PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES, "randomization")
+    result = client.predict(PREDICTIONS, ui.EXAMPLE_SYSTEM_B, REFERENCES, "13a", "randomization", api_name="/compare")
+    assert result == metric_paired_test(PREDICTIONS, ui.EXAMPLE_SYSTEM_B, REFERENCES, "randomization")
     from gradio_client.exceptions import AppError
 
     with pytest.raises(AppError, match="Second system has 1 lines"):
@@ -364,7 +385,7 @@ def test_api_compare_is_the_metrics_paired_test(client):
 def test_compare_view_in_a_real_browser(server):
     from playwright.sync_api import expect
 
-    expected = metric_paired_test(PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES)
+    expected = metric_paired_test(PREDICTIONS, ui.EXAMPLE_SYSTEM_B, REFERENCES)
     with space_page(server[0], 1100) as page:
         page.get_by_role("tab", name="Compare systems").click()
         page.get_by_role("button", name="Compare", exact=True).click()
@@ -379,9 +400,9 @@ def test_compare_view_in_a_real_browser(server):
 
 
 def test_explaining_a_line_that_is_no_longer_there_is_a_message():
-    with pytest.raises(app.InputError, match="no line 5"):
-        app.explain_line(PREDICTIONS, REFERENCES, "", "", "13a", 2, "none", "shortest", False, 4)
-    explained = app.explain_line(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, "none", "shortest", False, 1)
+    with pytest.raises(pricing.InputError, match="no line 5"):
+        space.explain_line(PREDICTIONS, REFERENCES, "", "", "13a", 2, "none", "shortest", False, 4)
+    explained = space.explain_line(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, "none", "shortest", False, 1)
     assert explained["reference_tokens"] == [["Good", "Morning", "Transformers"], ["Morning", "Transformers"]]
 
 
@@ -391,7 +412,8 @@ def test_explaining_a_line_that_is_no_longer_there_is_a_message():
 def test_the_space_scores_without_evaluate():
     """Item 12: the Space called evaluate.load on every request (76 ms, against 2.8 ms of scoring).
     It calls the functional API instead, and never imports evaluate."""
-    code = ("import sys, app; result = app.score('the cat sat on the mat', 'the cat sat on a mat'); "
+    code = ("import sys; from space.requests import score; result = score('the cat sat on the mat', "
+            "'the cat sat on a mat'); "
             "print(result['bleu'], sorted(name for name in sys.modules if name.split('.')[0] == 'evaluate'))")
     completed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                                env=dict(os.environ, GRADIO_ANALYTICS_ENABLED="False"))
@@ -403,13 +425,13 @@ def test_the_space_scores_without_evaluate():
 
 DEAR_REQUESTS = {
     # sacremoses checks every token ending in a period against its whole alphabet: 1 ms a token.
-    "moses periods": lambda: app.score("1.2. " * 32_000, "1.2. " * 32_000, tokenizer="moses", max_order=4),
+    "moses periods": lambda: space.score("1.2. " * 32_000, "1.2. " * 32_000, tokenizer="moses", max_order=4),
     # MeCab groups a run of unknown characters in quadratic time.
-    "mecab run": lambda: app.score("1" * 100_000, "1" * 100_000, tokenizer="ja-mecab", max_order=4),
+    "mecab run": lambda: space.score("1" * 100_000, "1" * 100_000, tokenizer="ja-mecab", max_order=4),
     # every character a token, max order 8, too many distinct tokens for packed keys
-    "char, order 8": lambda: app.score(*[_random_ascii(400_000)] * 2, tokenizer="char", max_order=8),
-    "over a million tokens": lambda: app.score("x" * 600_000, "y" * 600_000, tokenizer="13a", max_order=1),
-    "compare with moses": lambda: app.run_here(app.compare_job("1.2. " * 20_000, "1.2. " * 20_000, "1.2. " * 20_000,
+    "char, order 8": lambda: space.score(*[_random_ascii(400_000)] * 2, tokenizer="char", max_order=8),
+    "over a million tokens": lambda: space.score("x" * 600_000, "y" * 600_000, tokenizer="13a", max_order=1),
+    "compare with moses": lambda: space.run_here(space.compare_job("1.2. " * 20_000, "1.2. " * 20_000, "1.2. " * 20_000,
                                                                "moses", "bootstrap")),
 }
 
@@ -431,7 +453,7 @@ def test_dear_requests_are_refused_before_any_tokenizing(monkeypatch, name):
 
     monkeypatch.setattr(exactbleu.api, "count", tokenized)
     started = time.perf_counter()
-    with pytest.raises(app.InputError, match=r"would take up to [\d.]+ s with tokenizer|more than the 1,000,000"):
+    with pytest.raises(pricing.InputError, match=r"would take up to [\d.]+ s with tokenizer|more than the 1,000,000"):
         DEAR_REQUESTS[name]()
     assert time.perf_counter() - started < 5  # priced, not worked out (generous: the pricing takes ~0.1 s)
 
@@ -441,13 +463,13 @@ def test_a_tokenizer_is_priced_by_what_it_costs():
     squared run, 13a neither; so 13a takes texts that moses and MeCab are refused."""
     periods, run = "1.2. " * 32_000, "1" * 100_000
     for tokenizer, text in (("moses", periods), ("ja-mecab", run)):
-        with pytest.raises(app.InputError, match=f"tokenizer '{tokenizer}'"):
-            app.score(text, text, tokenizer=tokenizer)
+        with pytest.raises(pricing.InputError, match=f"tokenizer '{tokenizer}'"):
+            space.score(text, text, tokenizer=tokenizer)
         from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-        result = app.score(text, text, tokenizer="13a")
+        result = space.score(text, text, tokenizer="13a")
         assert result["translation_length"] == len(Tokenizer13a()(text).split())
-    cheap, dear = (app.cost_of([periods], [[periods]], tokenizer, 4) for tokenizer in ("13a", "moses"))
+    cheap, dear = (pricing.cost_of([periods], [[periods]], tokenizer, 4) for tokenizer in ("13a", "moses"))
     assert cheap.tokens == dear.tokens == 2 * len(periods.replace(" ", ""))
     assert dear.seconds > 10 * cheap.seconds
 
@@ -567,7 +589,7 @@ def raw_event(url, name, data, event_data=None):
     outcome message: {"success": ..., "output": ...}."""
     import httpx
 
-    fn_index = next(index for index, fn in app.demo.fns.items() if fn.name == name)
+    fn_index = next(index for index, fn in ui.demo.fns.items() if fn.name == name)
     session = uuid.uuid4().hex
     with httpx.Client(timeout=120) as http:
         http.post(url + "gradio_api/queue/join", json={"data": data, "event_data": event_data, "fn_index": fn_index,
@@ -585,8 +607,8 @@ def test_explain_on_the_page_has_its_own_limit_through_its_raw_event(server):
     page cannot show gets a message before any work; the largest it shows makes a small page."""
     url, process = server
     words = " ".join(f"w{number}" for number in range(200))  # 200 tokens, 1,090 characters but spaces
-    with pytest.raises(app.InputError, match="line 1 .* more than the 1,000 the Space takes"):
-        app.explain_line(words, words, "", "", "13a", 4, "none", "shortest", False, 0)
+    with pytest.raises(pricing.InputError, match="line 1 .* more than the 1,000 the Space takes"):
+        space.explain_line(words, words, "", "", "13a", 4, "none", "shortest", False, 0)
     before = peak_memory_mb(process.pid)
     huge = "x " * 450_000
     page = ["fine\n" + huge, "fine\n" + huge, "", "", "13a", 8, "none", "shortest", False]
@@ -610,7 +632,7 @@ def test_explain_on_the_page_has_its_own_limit_through_its_raw_event(server):
 def test_idle_and_slow_connections_are_closed_and_new_clients_served(client, server):
     """Item 10: nothing closed slow connections; 20,000 idle ones used up the file descriptors and
     new clients timed out. Now a connection must send its headers within a few seconds, and no more
-    than app.MAX_IDLE_CONNECTIONS wait at once: 600 idle sockets and 3 sending their headers a byte
+    than space_server.MAX_IDLE_CONNECTIONS wait at once: 600 idle sockets and 3 sending their headers a byte
     at a time are all closed by the server, and a new client is served meanwhile."""
     url, process = server
     address = (urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port)
@@ -677,7 +699,7 @@ def test_uploads_are_deleted_once_read_and_only_uploads_are_read(server, uploads
     outside = ROOT / "README.md"
     message = raw_event(url, "read_upload", [file_data(str(outside))])
     assert not message["success"] and outside.is_file()
-    assert app.demo.delete_cache == (60, 60)
+    assert ui.demo.delete_cache == (60, 60)
     stored = [entry for entry in uploads.rglob("*") if entry.is_file() and entry.name == "predictions.txt"]
     assert stored == []
 
@@ -696,11 +718,11 @@ def test_the_api_takes_only_the_pages_tokenizers_and_says_so_without_paths(clien
     from gradio_client.exceptions import AppError
 
     for endpoint, arguments in (("/compute", (PREDICTIONS, REFERENCES, "", "", tokenizer, 2)),
-                                ("/compare", (PREDICTIONS, app.EXAMPLE_SYSTEM_B, REFERENCES, tokenizer))):
+                                ("/compare", (PREDICTIONS, ui.EXAMPLE_SYSTEM_B, REFERENCES, tokenizer))):
         with pytest.raises(AppError) as raised:
             client.predict(*arguments, api_name=endpoint)
         message = str(raised.value)
-        assert f"tokenizer must be one of {app.TOKENIZERS}, got '{tokenizer}'" in message
+        assert f"tokenizer must be one of {space.tokenizers()}, got '{tokenizer}'" in message
         assert_no_server_path(message)
 
 

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-import app
+from space import requests as space
 import exactbleu
 from exactbleu import cli
-from exactbleu.options import DECLARED, OPTION, PRESETS
+from exactbleu.options import DECLARED, DEFAULTS, OPTION, PRESETS
 from oracles import OPTIONS, outcome, segments
 from conftest import METRIC_PATH
 
@@ -114,18 +114,18 @@ def cli_flags(options):
 
 def space_arguments(options):
     """The Space's arguments for these options, or None where the page cannot say them."""
-    page = {"tokenizer": app.DEFAULTS["tokenizer"], "max_order": app.DEFAULTS["max_order"], "smoothing": "none",
-            "ref_length": app.DEFAULTS["ref_length"], "lowercase": False}
+    page = {"tokenizer": DEFAULTS["tokenizer"], "max_order": DEFAULTS["max_order"], "smoothing": "none",
+            "ref_length": DEFAULTS["ref_length"], "lowercase": False}
     smoothing = {name: options[name] for name in ("smooth", "smooth_method") if name in options}
     smoothing = {name: value for name, value in smoothing.items() if value not in (False, None)}
-    labels = [label for label, chosen in app.SMOOTHING.items() if chosen == smoothing]
+    labels = [label for label, chosen in space.smoothings().items() if chosen == smoothing]
     if not labels:
         return None
     page["smoothing"] = labels[0]
     for name, value in options.items():
         if name in ("smooth", "smooth_method", "sentence_level", "signature"):
             continue
-        if name == "tokenizer" and value in app.TOKENIZERS or name == "max_order" and value <= app.MAX_ORDER \
+        if name == "tokenizer" and value in space.tokenizers() or name == "max_order" and value <= space.MAX_ORDER \
                 or name in ("ref_length", "lowercase"):
             page[name] = value
         else:
@@ -247,7 +247,7 @@ def check_space(predictions, references, preset, options):
     expected = outcome(lambda: exactbleu.corpus_bleu(
         predictions, references, preset, **{**options, "sentence_level": True, "signature": True}))
     text = "".join(line + "\n" for line in predictions)
-    agree(expected, outcome(lambda: app.score(text, *(boxes + ["", ""])[:3], **page)), "the Space")
+    agree(expected, outcome(lambda: space.score(text, *(boxes + ["", ""])[:3], **page)), "the Space")
 
 
 def check_per_sentence_faces(predictions, references, preset, options):

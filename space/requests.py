@@ -1,0 +1,219 @@
+"""A request: the page's inputs, checked once into one dataclass, and the job they make.
+
+The page takes one segment per line, up to three reference sets, and the options that decide the
+number. ``PageInputs.checked`` checks all of it before any work: sizes, the option choices (read
+from exactbleu's registries, so a new tokenizer or smoothing method appears here by itself), and
+the texts themselves, with exactbleu's own messages. A job is a function of exactbleu's API and its
+arguments, priced (see ``pricing``), which the workers run.
+"""
+
+import dataclasses
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from exactbleu import api
+from exactbleu.inputs import check_inputs, reference_lists
+from exactbleu.options import DEFAULTS, OPTION, resolve_settings
+from exactbleu.scoring import SMOOTHING
+from exactbleu.significance import PAIRED_TESTS
+from exactbleu.tokenizers import TOKENIZERS
+
+from .pricing import (COMMAND_LINE, MAX_TOKENS, Cost, InputError, checked_cost, cost_of, explain_cost,
+                      paired_cost)
+
+MAX_LINES = 100_000
+MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
+MAX_EXPLAIN_TOKENS = 1_000  # in the line the page explains, prediction and references together
+MAX_ORDER = 8  # the page's slider; the library takes up to exactbleu.options.MAX_ORDER
+MAX_COMPARE_LINES = 10_000  # the resamples are matrices of samples x lines
+BOXES = ("Predictions", "References", "References (second set)", "References (third set)")
+REF_LENGTHS = list(OPTION["ref_length"].choices)
+
+
+def tokenizers() -> List[str]:
+    """The tokenizers the page offers: every registered one that is installed here, with its model
+    where it needs one (nothing is downloaded)."""
+    return [name for name, tokenizer in TOKENIZERS.items() if not tokenizer.missing()]
+
+
+def smoothings() -> Dict[str, Dict[str, object]]:
+    """The page's smoothing choices, and the options each one means: none, HF's add-one, and every
+    registered method, labelled by its arithmetic."""
+    return {"none": {}, "add-one (HF smooth=True)": {"smooth": True},
+            **{f"{name} ({method.arithmetic.NAME})": {"smooth_method": name} for name, method in SMOOTHING.items()
+               if name != "none"}}
+
+
+def _lines(text: str, name: str) -> List[str]:
+    """The segments of a text box: one per line; a final line break ends the last one."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if len(lines) > MAX_LINES:
+        raise InputError(f"{name} has {len(lines):,} lines; the page takes at most {MAX_LINES:,}")
+    return lines
+
+
+def _sized(texts: Sequence[Optional[str]], advice: str) -> List[str]:
+    """The texts (None as ""), if they are at most MAX_BYTES together."""
+    texts = [text or "" for text in texts]
+    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:  # bad Unicode: the library says
+        raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; {advice}")
+    return texts
+
+
+def _choice(name: str, value, choices):
+    if isinstance(value, (list, dict, set)) or value not in choices:
+        raise InputError(f"{name} must be one of {list(choices)}, got {value!r:.40}")
+    return value
+
+
+def _max_order(value) -> int:
+    """The page's max_order as an int: a whole number on the slider's range, or a message."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ORDER:
+        raise InputError(f"max_order must be a whole number from 1 to {MAX_ORDER}, got {value!r:.40}")
+    return value
+
+
+def _library(function, *arguments, **keywords):
+    """A library check, its message as the page's."""
+    try:
+        return function(*arguments, **keywords)
+    except (ValueError, TypeError) as error:
+        raise InputError(str(error)) from None
+
+
+@dataclasses.dataclass(frozen=True)
+class PageInputs:
+    """The page's inputs, checked (see ``checked``): each box's lines, the options as the
+    library's settings."""
+
+    boxes: Tuple[Tuple[str, List[str]], ...]  # (name, lines) of Predictions, References and each set in use
+    tokenizer: str
+    max_order: int
+    options: Dict[str, object]
+
+    @classmethod
+    def checked(cls, predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
+                max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"],
+                lowercase=False, advice: str = COMMAND_LINE) -> "PageInputs":
+        """Check the page's inputs, as the page and the API pass them, once."""
+        max_order, tokenizer = _max_order(max_order), _choice("tokenizer", tokenizer, tokenizers())
+        smoothing = _choice("smoothing", smoothing, smoothings())
+        texts = _sized((predictions, references, references_2, references_3), advice)
+        # Further reference sets count when they hold more than spaces.
+        boxes = tuple((name, _lines(text, name)) for name, text in zip(BOXES, texts) if name in BOXES[:2] or text.strip())
+        options = dict(tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
+                       **smoothings()[smoothing])
+        _library(resolve_settings, "default", **options)
+        return cls(boxes, tokenizer, max_order, options)
+
+    def settings(self, **output):
+        """The library's settings for these options, with output options such as sentence_level."""
+        return _library(resolve_settings, "default", **self.options, **output)
+
+    def segments(self) -> Tuple[List[str], List[List[str]]]:
+        """Every line's prediction and references, as the library checks them."""
+        (_, predictions), *reference_boxes = self.boxes
+        if not predictions:
+            raise InputError("Predictions is empty: give one prediction per line")
+        for name, lines in reference_boxes:
+            if len(lines) != len(predictions):
+                raise InputError(f"{name} has {len(lines):,} lines but Predictions has {len(predictions):,}: give one "
+                                 f"reference per prediction, line by line")
+        return _checked_segments(predictions, [list(segment) for segment in zip(*(lines for _, lines in reference_boxes))])
+
+
+def _checked_segments(predictions, references):
+    predictions, references, _ = _library(check_inputs, predictions, references)
+    return predictions, reference_lists(references)
+
+
+class Job(NamedTuple):
+    """A request's work, ``finish(function(*arguments))``, and its cost. The functions are the
+    library's or builtins, so a worker process finds them by name."""
+
+    function: Callable
+    arguments: tuple
+    cost: Cost
+    finish: Optional[Callable] = None  # for a result that is not plain data, such as explain's lazy sequence
+
+
+def _counting():
+    # One thread: two workers run requests side by side already. MAX_TOKENS again: the library's own guard.
+    return api.Counting(None, 1, MAX_TOKENS)
+
+
+def score_job(inputs: PageInputs) -> Job:
+    """Scoring the page's lines, as the metric's compute with per-sentence scores and the signature."""
+    predictions, references = inputs.segments()
+    settings = inputs.settings(sentence_level=True, signature=True)
+    cost = checked_cost(cost_of(predictions, references, inputs.tokenizer, inputs.max_order), inputs.tokenizer)
+    return Job(api.result_of, (predictions, references, settings, _counting()), cost)
+
+
+def explain_job(inputs: PageInputs, line) -> Job:
+    """The metric's explain() of one line (0-based): a line of at most MAX_EXPLAIN_TOKENS, so its
+    page stays small."""
+    lines = [these for _, these in inputs.boxes]
+    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
+        raise InputError(f"the selected row must be a row of the table, got {line!r:.20}")
+    if any(len(these) <= line for these in lines):
+        raise InputError(f"there is no line {line + 1} in the texts now: compute again, then select a row")
+    prediction, references = lines[0][line], [these[line] for these in lines[1:]]
+    _checked_segments([prediction], [references])
+    cost = explain_cost(cost_of([prediction], [references], inputs.tokenizer, inputs.max_order), inputs.max_order)
+    checked_cost(cost, inputs.tokenizer, MAX_EXPLAIN_TOKENS, f"line {line + 1} (its prediction and references)",
+                 "explain longer lines in Python, with exactbleu.explain")
+    return Job(api.explain_with, ([prediction], [references], inputs.settings(), _counting()), cost, list)
+
+
+def compare_job(baseline: str, system: str, references: str, tokenizer: str, test: str) -> Job:
+    """sacrebleu's paired test of the second system against the baseline, checked and priced."""
+    tokenizer, test = _choice("tokenizer", tokenizer, tokenizers()), _choice("test", test, PAIRED_TESTS)
+    texts = _sized((baseline, system, references), "compare big corpora with the command line (--paired-bs)")
+    systems = {"baseline": _lines(texts[0], "Baseline system"), "system": _lines(texts[1], "Second system")}
+    reference_lines = _lines(texts[2], "References for both")
+    for name, lines in (("Baseline system", systems["baseline"]), ("Second system", systems["system"])):
+        if not lines:
+            raise InputError(f"{name} is empty: give one prediction per line")
+        if len(lines) != len(reference_lines):
+            raise InputError(f"{name} has {len(lines):,} lines but References for both has {len(reference_lines):,}: "
+                             f"give one reference per prediction, line by line")
+    if len(reference_lines) > MAX_COMPARE_LINES:
+        raise InputError(f"the comparison takes at most {MAX_COMPARE_LINES:,} lines; use the command line for more")
+    settings = _library(resolve_settings, "sacrebleu", tokenizer=tokenizer)
+    for lines in systems.values():
+        _checked_segments(lines, reference_lines)
+    # Each system is counted against the references: they are tokenized twice.
+    cost = cost_of(systems["baseline"] + systems["system"], [[reference] for reference in reference_lines] * 2,
+                   tokenizer, settings.statistics.max_order)
+    cost = checked_cost(paired_cost(cost, test, len(reference_lines)), tokenizer)
+    return Job(api.paired_test_with, (systems, reference_lines, None, test, None, 12345, settings, _counting()), cost)
+
+
+def run_here(job: Job):
+    """The job's result, computed in this process; the library's message as the page's."""
+    try:
+        result = job.function(*job.arguments)
+        return job.finish(result) if job.finish else result
+    except (ValueError, TypeError) as error:
+        raise InputError(str(error)) from None
+
+
+def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
+          max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"], lowercase=False):
+    """Score newline-separated predictions against one to three newline-separated reference sets,
+    in this process: the result the API endpoint /compute answers."""
+    return run_here(score_job(PageInputs.checked(predictions, references, references_2, references_3, tokenizer,
+                                                 max_order, smoothing, ref_length, lowercase)))
+
+
+def explain_line(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
+                 lowercase, line):
+    """The metric's explain() of one line (0-based) of the page's texts, in this process."""
+    inputs = PageInputs.checked(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                                ref_length, lowercase, advice="explain a line in Python")
+    return run_here(explain_job(inputs, line))[0]
