@@ -1,6 +1,6 @@
 """Benchmark: this module against bleuscore (Rust), sacrebleu, NLTK and HF's algorithm, in one run.
 
-    python benchmarks/run.py            # every size; rewrites README.md's Performance section
+    python benchmarks/run.py            # every size; rewrites docs/performance.md's table
                                         # and benchmarks/scaling.png
     python benchmarks/run.py --smoke    # tiny sizes, nothing rewritten: checks that it runs
     python benchmarks/run.py --before DIR   # this tree against another checkout of it (say, the
@@ -357,7 +357,7 @@ def plot(scaling, sizes, path):
 
 
 def write_readme_section(table):
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "performance.md"
     text = readme.read_text(encoding="utf-8")
     start, end = "<!-- benchmark:start -->", "<!-- benchmark:end -->"
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"

@@ -25,11 +25,14 @@ class CommandLineError(Exception):
 
 
 def _parser(prog):
+    # allow_abbrev=False: sacrebleu's -t (its test sets) must not be read as a prefix of -tok.
     parser = argparse.ArgumentParser(
-        prog=prog or "exactbleu",
+        prog=prog or "exactbleu", allow_abbrev=False,
         description="Corpus BLEU of hypotheses against one or more reference files, one segment per line, as "
         "sacrebleu's command line computes and prints it. --preset hf gives Hugging Face's numbers, --preset nltk "
         "NLTK's.")
+    parser.add_argument("-t", "--test-set", metavar="SET",
+                        help="sacrebleu's test sets are not downloaded here: give the reference files instead")
     parser.add_argument("references", nargs="*", metavar="REF", help="reference files, one per reference set")
     parser.add_argument("-i", "--input", nargs="*", metavar="HYP",
                         help="hypotheses, one file per system (default: standard input, one system per tab-separated "
@@ -80,6 +83,11 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
     """``exactbleu REF [REF ...] -i HYP``: sacrebleu's BLEU command line; returns the exit status."""
     parser = _parser(prog)
     arguments = parser.parse_args(argv)
+    if not arguments.references and not arguments.input and sys.stdin.isatty():
+        parser.print_usage(sys.stderr)  # nothing to read but a terminal: say how, rather than wait
+        print(f"{parser.prog}: error: give reference files and -i hypothesis files (or hypotheses on standard "
+              f"input); {parser.prog} --help says more", file=sys.stderr)
+        return 2
     try:
         settings = _settings(arguments)
         names, systems = _read_systems(arguments)
@@ -182,8 +190,12 @@ def _read_systems(arguments):
 
 def _read_references(arguments, hypotheses):
     """Each segment's references: one file per reference set, or tab-separated in one (-nr)."""
+    if arguments.test_set:
+        raise CommandLineError(f"-t {arguments.test_set}: sacrebleu's test sets are not downloaded here; give the "
+                               f"reference files before -i (sacrebleu --echo ref -t SET -l PAIR writes them)")
     if not arguments.references:
-        raise CommandLineError("give the reference files before -i (test sets, sacrebleu's -t, are not downloaded)")
+        raise CommandLineError("give the reference files before -i (test sets, sacrebleu's -t and -l without "
+                               "references, are not downloaded)")
     sets = [_read_lines(path, "references", arguments.encoding) for path in arguments.references]
     if arguments.num_refs == 1:
         for path, lines in zip(arguments.references, sets):

@@ -162,8 +162,8 @@ def test_the_package_is_installable_and_the_space_installs_only_requirements():
     assert "/build/" in ignored and "*.egg-info/" in ignored
 
 
-def test_the_readme_tables_come_from_the_declarations():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_tables_come_from_the_declarations():
+    readme = (ROOT / "docs" / "conventions.md").read_text(encoding="utf-8")
     from exactbleu import scoring, tokenizers
 
     assert options.markdown_table() in readme

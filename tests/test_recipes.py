@@ -84,8 +84,14 @@ def test_command_line_on_wmt17():
     completed = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=300,
                                env=dict(os.environ, PYTHON=sys.executable, PATH=f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"))
     assert completed.returncode == 0, completed.stderr
-    printed = re.search(r"prints\n\n```\n(.*?)```", README[README.index("<!-- recipe: cli -->"):], re.DOTALL).group(1)
+    page = next(page for page in PAGES if "<!-- recipe: cli -->" in page)
+    printed = re.search(r"prints\n\n```\n(.*?)```", page[page.index("<!-- recipe: cli -->"):], re.DOTALL).group(1)
     assert completed.stdout == printed
+    # The quick start's command, after the README's set-up command, prints the score alone.
+    completed = subprocess.run(as_here(recipe("quick-cli")), shell=True, cwd=ROOT, capture_output=True, text=True,
+                               timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == "28.3\n" and "prints `28.3`" in README
 
 
 def test_deploying_the_space_serves_the_api():
