@@ -28,8 +28,9 @@ from .options import (Settings, _check_int, check_counted_with, check_no_output_
 from .scoring import for_sentences, score_corpus, several_weight_sets
 from .scoring import score as score_sums
 from .scoring import sentence_scores as score_sentences
-from .self_bleu import SelfBleuStatistics, self_statistics
-from .significance import MAX_SAMPLES, PAIRED_TESTS, bootstrap_interval, paired_test_statistics
+from .self_statistics import SelfBleuStatistics, self_statistics
+from .limits import MAX_SAMPLES, PAIRED_TESTS
+from .significance import bootstrap_interval, paired_test_statistics
 from .sufficient_statistics import CountedWith, Statistics
 from .tokenizers import make_tokenizer
 from .tokenizers.ids import TokenIds
@@ -132,7 +133,7 @@ def self_bleu(texts: Sequence[str], preset: str = "default", *, corpus: Optional
     duplicates included, and the mean of those scores.
 
     ``scores[i]`` is exactly ``sentence_bleu(texts[i], texts[:i] + texts[i + 1:], preset,
-    **options)["bleu"]``, but the work is linear in the n-grams (see ``exactbleu.self_bleu``'s
+    **options)["bleu"]``, but the work is linear in the n-grams (see ``exactbleu.self_statistics``'s
     module). Texygen's and fast-bleu's Self-BLEU is ``preset="nltk", smooth_method="method1"``
     with uniform weights of the chosen order; ``preset="sacrebleu"`` gives sacrebleu's sentence
     scores (with effective order); the default, HF's.

@@ -3,8 +3,9 @@
 sacrebleu's flags give sacrebleu's numbers in sacrebleu's output formats (JSON by default, ``-f
 text``, ``-b``, ``-w``, ``-sl``, ``-ci``, ``--paired-bs``, ``--paired-ar``); ``--preset hf`` gives
 Hugging Face's numbers and ``--preset nltk`` NLTK's, in the same formats. The other options'
-flags come from ``options.DECLARED``. It never imports evaluate, datasets or transformers, so it
-starts at once.
+flags come from ``options.DECLARED``. It never imports evaluate, datasets or transformers, and
+imports numpy and the counting layers only once its arguments are read, so ``--help`` is as quick
+as sacrebleu's.
 """
 
 import argparse
@@ -12,10 +13,8 @@ import json
 import sys
 from typing import List, NamedTuple, Optional
 
-from .counting import _CHUNK_SEGMENTS, ReferenceCache, count
+from .limits import MAX_SAMPLES, PAIRED_TESTS
 from .options import DECLARED, PRESETS, STAGE_OF, _check_int, counted_orders, resolve_settings, signature
-from .scoring import for_sentences, scored, sentence_results
-from .significance import MAX_SAMPLES, PAIRED_TESTS, paired_test_statistics
 from .tokenizers import TOKENIZER_OF_LANGUAGE
 from .version import __version__
 
@@ -113,6 +112,8 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
             statistics = _counted_with_progress(systems[0], references, settings, arguments.quiet)
             print(_single_result(statistics, settings, arguments, nrefs))
             return 0
+        from .counting import ReferenceCache
+
         cache = ReferenceCache()  # the references are counted once for every system
         counted = {name: _count(lines, references, settings, cache) for name, lines in zip(names, systems)}
         _print_systems(counted, arguments, settings, nrefs)
@@ -230,6 +231,8 @@ class Shown(NamedTuple):
 
 def _shown(sums, settings) -> Shown:
     """A sum's score, as printed."""
+    from .scoring import scored
+
     result = scored(sums, settings)
     to_percent = 100 // result.scale
     return Shown(to_percent * result.value, [to_percent * p for p in result.precisions], result.brevity_penalty,
@@ -259,6 +262,8 @@ def _formatted(shown, arguments, sign, confidence=None, as_json=False):
 
 def _single_result(statistics, settings, arguments, nrefs):
     """One system's corpus score; with -ci, sacrebleu's bootstrap mean and half-width."""
+    from .significance import paired_test_statistics
+
     as_json = arguments.format == "json"
     sign = signature(settings, nrefs, short=arguments.short and not as_json)
     confidence = None
@@ -273,6 +278,8 @@ def _single_result(statistics, settings, arguments, nrefs):
 def _sentence_lines(hypotheses, references, settings, arguments, nrefs):
     """-sl: each line's per-sentence score, all at once (``scoring.sentence_results``), printed as
     sacrebleu prints them (never as JSON)."""
+    from .scoring import for_sentences, sentence_results
+
     statistics = _count(hypotheses, references, settings)
     rows = sentence_results(statistics, settings)
     sign = signature(for_sentences(settings), nrefs, short=arguments.short)
@@ -287,6 +294,8 @@ def _sentence_lines(hypotheses, references, settings, arguments, nrefs):
 def _print_systems(counted, arguments, settings, nrefs):
     """Several systems: sacrebleu's table (or its JSON list), with a paired test's means,
     intervals and p-values against the first system, the baseline."""
+    from .significance import paired_test_statistics
+
     names = list(counted)
     width = arguments.width
     percents = {name: _shown(statistics.sums(), settings).percent for name, statistics in counted.items()}
@@ -358,11 +367,15 @@ def _grid(header, rows):
 
 
 def _count(hypotheses, references, settings, cache=None, progress=None):
+    from .counting import count
+
     return count(hypotheses, references, settings, counted_orders(settings), cache, progress=progress)
 
 
 def _counted_with_progress(hypotheses, references, settings, quiet):
     """The statistics, under a progress bar on stderr when the input is big."""
+    from .counting import _CHUNK_SEGMENTS
+
     if quiet or len(hypotheses) <= 2 * _CHUNK_SEGMENTS:
         return _count(hypotheses, references, settings)
     from tqdm import tqdm

@@ -12,16 +12,15 @@ import dataclasses
 import itertools
 import math
 import numbers
-from typing import Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
-import numpy as np
-
-from .significance import MAX_SAMPLES
-from .scoring import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTHING, weight_sets
-from . import counting
-from .sufficient_statistics import CountedWith
+from .limits import MAX_SAMPLES
+from .smoothing import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTHING
 from .tokenizers import MECAB, SPM_MODELS, TOKENIZERS, mecab, rstripped_by_default, signature_name, spm
 from .version import __version__
+
+if TYPE_CHECKING:  # numpy and the counting layer load only when something is counted or scored
+    from .sufficient_statistics import CountedWith
 
 REF_LENGTHS = ("shortest", "closest")
 # BLEU is used with orders 1 to 4, character BLEU with up to about 10; a bound keeps an absurd
@@ -172,12 +171,14 @@ def counted_orders(settings: Settings) -> int:
     return settings.statistics.max_order
 
 
-def counted_with(settings: Settings) -> CountedWith:
+def counted_with(settings: Settings) -> "CountedWith":
     """The settings that decide the statistics rows under these settings, as statistics carry them."""
+    from . import counting
+
     return counting.counted_with(settings, counted_orders(settings))
 
 
-def check_counted_with(counted: Optional[CountedWith], settings: Settings) -> None:
+def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> None:
     """A ValueError unless statistics counted with ``counted`` (None: made by hand) are what these
     settings count: scoring them under other settings would give a number that no corpus has."""
     if counted is None:
@@ -191,12 +192,16 @@ def check_counted_with(counted: Optional[CountedWith], settings: Settings) -> No
 
 
 def _check_bool(name, value):
+    import numpy as np
+
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
 def _check_int(name, value, minimum, maximum=None):
+    import numpy as np
+
     if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum
             or (maximum is not None and value > maximum)):
         kind = "a positive int" if minimum == 1 else f"an int >= {minimum}"
@@ -206,6 +211,8 @@ def _check_int(name, value, minimum, maximum=None):
 
 
 def _check_number(name, value):
+    import numpy as np
+
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     return value
@@ -221,6 +228,8 @@ MAX_WEIGHT_SETS = 1000
 def _weight_values(weights):
     """One weight set, or the list of weight sets, as it was given: a numpy array (float32 or
     float64) becomes the list of its values as Python floats, which is what NLTK computes with."""
+    import numpy as np
+
     if isinstance(weights, np.ndarray):
         if weights.ndim != 1:
             raise ValueError(f"weights must be one weight set (a 1-D sequence of numbers) or a list of weight sets, "
@@ -247,6 +256,8 @@ def _checked_weights(weights):
 def _checked_weight_sets(weights):
     """(weights, several): one weight set as a tuple of floats, or several as a tuple of them,
     as NLTK's corpus_bleu tells them apart: several when the first entry is itself a sequence."""
+    import numpy as np
+
     weights = _weight_values(weights)
     several = len(weights) > 0 and (isinstance(weights[0], np.ndarray) or _is_sequence(weights[0]))
     if not several:
@@ -424,6 +435,8 @@ def signature(settings: Settings, nrefs, test: Optional[Tuple[str, int]] = None,
     if settings.statistics.ref_length == "shortest":
         fields.append(("reflen", "shortest"))
     if scoring.weights is not None:
+        from .scoring import weight_sets
+
         fields.append(("weights", "/".join(",".join(f"{w:g}" for w in one) for one in weight_sets(settings))))
     elif settings.statistics.max_order != 4:
         fields.append(("order", settings.statistics.max_order))

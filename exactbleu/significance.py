@@ -10,13 +10,10 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from .limits import PAIRED_TESTS
 from .scoring import NLTK_SMOOTHING, arithmetic, on_percent_scale, scored
 from .sufficient_statistics import Statistics
 
-
-# The most resamples or trials one call may ask for: 100 times sacrebleu's 1000 resamples and 10
-# times its 10000 trials. Memory stays bounded whatever the number; this bounds the time.
-MAX_SAMPLES = 100_000
 # How many random draws one block of resamples or trials holds: about 100 MB of work arrays at
 # once, whatever the corpus and the number of samples.
 _DRAWS_PER_BLOCK = 1 << 22
@@ -97,8 +94,7 @@ def randomization_swaps(segments: int, n_samples: int, seed: Optional[int]) -> I
 
 
 # Is system B really better than A? sacrebleu's paired tests (its significance.py), on statistics:
-# no tokenizing per sample. The default number of samples is sacrebleu's.
-PAIRED_TESTS = {"bootstrap": 1000, "randomization": 10000}
+# no tokenizing per sample. The default number of samples is sacrebleu's (limits.PAIRED_TESTS).
 
 
 def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int,

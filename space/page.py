@@ -15,33 +15,13 @@ from typing import Optional
 import gradio as gr
 import pandas as pd
 
+from exactbleu.limits import PAIRED_TESTS
 from exactbleu.options import DEFAULTS
-from exactbleu.significance import PAIRED_TESTS
 
-from .requests import (MAX_ORDER, REF_LENGTHS, InputError, PageInputs, compare_job, explain_job, score_job,
-                       smoothings, tokenizers)
+from .requests import (EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, EXAMPLE_SYSTEM_B, MAX_ORDER,
+                       REF_LENGTHS, InputError, PageInputs, compare_job, explain_job, score_job, smoothings, tokenizers)
 from .workers import Abandoned, Workers
 
-EXAMPLE_PREDICTIONS = "\n".join([
-    "Transformers Transformers are fast plus efficient",
-    "Good Morning",
-    "I am waiting for new Transformers",
-])
-EXAMPLE_REFERENCES = "\n".join([
-    "HuggingFace Transformers are quick, efficient and awesome",
-    "Good Morning Transformers",
-    "People are eagerly waiting for new Transformer models",
-])
-EXAMPLE_REFERENCES_2 = "\n".join([
-    "Transformers are awesome because they are fast to execute",
-    "Morning Transformers",
-    "People are very excited about new Transformers",
-])
-EXAMPLE_SYSTEM_B = "\n".join([
-    "HuggingFace Transformers are fast and efficient",
-    "Good Morning Transformers",
-    "People are waiting for new Transformers",
-])
 workers = Workers()
 
 

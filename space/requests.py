@@ -12,9 +12,9 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from exactbleu import api
 from exactbleu.inputs import check_inputs, reference_lists
+from exactbleu.limits import PAIRED_TESTS
 from exactbleu.options import DEFAULTS, OPTION, resolve_settings
-from exactbleu.scoring import SMOOTHING
-from exactbleu.significance import PAIRED_TESTS
+from exactbleu.smoothing import SMOOTHING
 from exactbleu.tokenizers import TOKENIZERS
 
 from .pricing import (COMMAND_LINE, MAX_TOKENS, Cost, InputError, checked_cost, cost_of, explain_cost,
@@ -28,6 +28,29 @@ MAX_COMPARE_LINES = 10_000  # the resamples are matrices of samples x lines
 BOXES = ("Predictions", "References", "References (second set)", "References (third set)")
 REF_LENGTHS = list(OPTION["ref_length"].choices)
 
+# The page's prefilled example: HF's bleu card's, with a second reference set, and a second system
+# to compare with the first.
+EXAMPLE_PREDICTIONS = "\n".join([
+    "Transformers Transformers are fast plus efficient",
+    "Good Morning",
+    "I am waiting for new Transformers",
+])
+EXAMPLE_REFERENCES = "\n".join([
+    "HuggingFace Transformers are quick, efficient and awesome",
+    "Good Morning Transformers",
+    "People are eagerly waiting for new Transformer models",
+])
+EXAMPLE_REFERENCES_2 = "\n".join([
+    "Transformers are awesome because they are fast to execute",
+    "Morning Transformers",
+    "People are very excited about new Transformers",
+])
+EXAMPLE_SYSTEM_B = "\n".join([
+    "HuggingFace Transformers are fast and efficient",
+    "Good Morning Transformers",
+    "People are waiting for new Transformers",
+])
+
 
 def tokenizers() -> List[str]:
     """The tokenizers the page offers: every registered one that is installed here, with its model
@@ -39,7 +62,7 @@ def smoothings() -> Dict[str, Dict[str, object]]:
     """The page's smoothing choices, and the options each one means: none, HF's add-one, and every
     registered method, labelled by its arithmetic."""
     return {"none": {}, "add-one (HF smooth=True)": {"smooth": True},
-            **{f"{name} ({method.arithmetic.NAME})": {"smooth_method": name} for name, method in SMOOTHING.items()
+            **{f"{name} ({method.arithmetic})": {"smooth_method": name} for name, method in SMOOTHING.items()
                if name != "none"}}
 
 

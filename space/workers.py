@@ -2,18 +2,15 @@
 serves every client (scoring there, in threads, took the GIL from it: 49 answers a second instead
 of 61 inline).
 
-A cheap job (priced at most LIGHT_SECONDS) runs in one of LIGHT_AT_ONCE processes that stay up.
-A dear one runs in a process of its own, at
+A cheap job (priced at most LIGHT_SECONDS) runs in a pool of LIGHT_AT_ONCE processes that stay
+up, the standard library's ``ProcessPoolExecutor``. A dear one runs in a process of its own, at
 low priority, one at a time, so two cores are never both taken by big requests; its process is
 killed as soon as its client goes away, and its memory goes with it. A spare one is started
 ahead, since starting takes a moment. In both lanes a waiting job's turn comes by its arrival,
 delayed by WAIT_PER_SECOND times its price: a big request waits behind smaller ones that came a
 little after it, but not for ever, and requests of about the same price go first come, first
 served. Every worker dies with the server, even when the server is killed (``PR_SET_PDEATHSIG``,
-Linux, as on Spaces). The workers are the standard library's ``multiprocessing`` processes, started
-fresh (spawn), each taking pickled jobs on a ``multiprocessing`` connection. (A
-``ProcessPoolExecutor`` was tried first: its manager and queue-feeder threads take the GIL from the
-server's event loop, and at 50 users the 95th percentile rose by a fifth.)
+Linux, as on Spaces).
 
 This module imports no Gradio: the workers import it, and start quickly.
 """
@@ -27,6 +24,8 @@ import os
 import signal
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Optional
 
 from .pricing import COMMAND_LINE, InputError
@@ -66,59 +65,16 @@ def outcome(job: Job):
         return False, str(error)
 
 
-def _serve(connection, server: int, niceness: int, once: bool) -> None:
-    """A worker process: ready before its first job comes, it runs jobs from its connection until
-    the connection ends, or just one."""
-    start_worker(server, niceness)
-    import exactbleu.api  # noqa: F401 -- imported before a job comes, as part of being ready
+def _dear_worker(connection, server: int) -> None:
+    """A dear job's process: ready ahead of its job, it runs one and ends."""
+    start_worker(server, HEAVY_NICENESS)
+    import exactbleu.api  # noqa: F401 -- imported before the job comes, as part of being ready
 
-    while True:
-        try:
-            job = connection.recv()
-        except EOFError:
-            return
-        connection.send(outcome(job))
-        if once:
-            return
-
-
-class Worker:
-    """A worker process and the connection it takes jobs on (multiprocessing's, which pickles
-    them). The server's event loop waits for an answer on the connection itself: no thread waits,
-    so none takes the GIL from the loop that serves every client."""
-
-    def __init__(self, niceness: int, once: bool):
-        self.connection, theirs = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=_serve, args=(theirs, os.getpid(), niceness, once), daemon=True)
-        self.process.start()
-        theirs.close()
-
-    async def run(self, job: Job, abandoned: Optional[Callable[[], bool]] = None):
-        """(succeeded, result or message); Abandoned when ``abandoned()`` (checked every
-        POLL_SECONDS) tells that the client went away. The caller ends the worker then."""
-        loop, answered, fileno = asyncio.get_running_loop(), asyncio.Event(), self.connection.fileno()
-        loop.add_reader(fileno, answered.set)
-        try:
-            self.connection.send(job)
-            while not answered.is_set():
-                try:
-                    await asyncio.wait_for(answered.wait(), POLL_SECONDS)
-                except asyncio.TimeoutError:
-                    if abandoned is not None and abandoned():
-                        raise Abandoned("the client went away") from None
-            return self.connection.recv()
-        except (EOFError, OSError):
-            raise InputError("the worker scoring this request ended before it answered; try again") from None
-        finally:
-            loop.remove_reader(fileno)
-
-    def alive(self) -> bool:
-        return self.process.is_alive()
-
-    def end(self) -> None:
-        self.process.kill()
-        self.process.join()
-        self.connection.close()
+    try:
+        job = connection.recv()
+    except EOFError:
+        return
+    connection.send(outcome(job))
 
 
 class Lane:
@@ -160,17 +116,27 @@ class Lane:
 
 
 class Workers:
-    """The server's workers: LIGHT_AT_ONCE that stay up for cheap jobs, and a spare one for the
-    next dear job. ``start`` must run in the thread that serves to the end (see ``start_worker``)."""
+    """The server's workers: the pool of cheap jobs and a spare process for the next dear one.
+    ``start`` must run in the thread that serves to the end (see ``start_worker``)."""
 
     def __init__(self):
         self.light, self.heavy = Lane(LIGHT_AT_ONCE), Lane(HEAVY_AT_ONCE, HEAVY_WAITING)
-        self.idle, self.spare = [], None
+        self.pool = self.spare = None
 
     def start(self) -> None:
-        """Start the workers now, so the first requests wait for none."""
-        self.idle = [Worker(0, once=False) for _ in range(LIGHT_AT_ONCE)]
-        self.spare = Worker(HEAVY_NICENESS, once=True)
+        """Start the pool's processes and a spare dear one now, so the first requests wait for none."""
+        self.pool = ProcessPoolExecutor(LIGHT_AT_ONCE, mp_context=_SPAWN, initializer=start_worker,
+                                        initargs=(os.getpid(), 0))
+        for started in [self.pool.submit(int) for _ in range(LIGHT_AT_ONCE)]:
+            started.result()
+        self.spare = self._dear_process()
+
+    def _dear_process(self):
+        ours, theirs = _SPAWN.Pipe()
+        process = _SPAWN.Process(target=_dear_worker, args=(theirs, os.getpid()), daemon=True)
+        process.start()
+        theirs.close()
+        return process, ours
 
     async def run(self, job: Job, abandoned: Callable[[], bool] = lambda: False):
         """The job's result, run where its price says; an InputError with the library's message,
@@ -179,33 +145,46 @@ class Workers:
         lane = self.light if light else self.heavy
         await lane.acquire(job.cost.seconds)
         try:
-            if light:  # the lane lets at most LIGHT_AT_ONCE in: a worker is idle
-                worker = self.idle.pop()
-                if not worker.alive():
-                    worker = Worker(0, once=False)
-                answered = False
-                try:
-                    succeeded, value = await worker.run(job)
-                    answered = True
-                finally:
-                    # Cancelled, or ended, before its answer came: the answer must never reach the
-                    # next job, so the worker goes and a new one takes its place.
-                    if not answered or not worker.alive():
-                        worker.end()
-                        worker = Worker(0, once=False)
-                    self.idle.append(worker)
-            else:
-                worker, self.spare = self.spare, Worker(HEAVY_NICENESS, once=True)
-                try:
-                    succeeded, value = await worker.run(job, abandoned)
-                finally:
-                    worker.end()  # its memory goes with it
+            succeeded, value = await (self._in_pool(job) if light else self._in_process(job, abandoned))
         finally:
             lane.release()
         if not succeeded:
             raise InputError(value)
         return value
 
+    async def _in_pool(self, job: Job):
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, outcome, job)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next job
+            self.pool.shutdown(wait=False)
+            self.pool = ProcessPoolExecutor(LIGHT_AT_ONCE, mp_context=_SPAWN, initializer=start_worker,
+                                            initargs=(os.getpid(), 0))
+            raise InputError("the worker scoring this request ended before it answered; try again") from None
+
+    async def _in_process(self, job: Job, abandoned: Callable[[], bool]):
+        (process, connection), self.spare = self.spare, self._dear_process()
+        loop, answered = asyncio.get_running_loop(), asyncio.Event()
+        loop.add_reader(connection.fileno(), answered.set)
+        try:
+            connection.send(job)
+            while not answered.is_set():
+                try:
+                    await asyncio.wait_for(answered.wait(), POLL_SECONDS)
+                except asyncio.TimeoutError:
+                    if abandoned():
+                        raise Abandoned("the client went away") from None
+            return connection.recv()
+        except (EOFError, OSError):
+            raise InputError("the worker scoring this request ended before it answered; try again") from None
+        finally:
+            loop.remove_reader(connection.fileno())
+            process.kill()
+            process.join()
+            connection.close()
+
     def close(self) -> None:
-        for worker in self.idle + ([self.spare] if self.spare else []):
-            worker.end()
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.spare is not None:
+            self.spare[0].kill()
+            self.spare[0].join()

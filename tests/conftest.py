@@ -1,11 +1,16 @@
 """Shared fixtures: offline environment, the metric loaded by path, the WMT17 data, hypothesis profiles,
-and a runner for evaluate's distributed mode."""
+a runner for evaluate's distributed mode, and the Space served as a user starts it."""
 
+import contextlib
 import json
 import os
 import pathlib
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
+import time
 
 # No hub is reachable here; a test that tried one would hang. Set before evaluate is imported.
 for variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
@@ -25,6 +30,16 @@ settings.register_profile("ci", derandomize=True, max_examples=150, deadline=Non
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+# The fast tier (-m "not slow") is a quick look while working: each property on a third of the
+# examples. The full run, which CI makes, keeps them all.
+FAST_TIER_EXAMPLES = 50
+
+
+def pytest_configure(config):
+    if config.getoption("markexpr", "").replace(" ", "") == "notslow":
+        settings.register_profile("fast", settings.get_profile("ci" if os.environ.get("CI") else "dev"),
+                                  max_examples=FAST_TIER_EXAMPLES)
+        settings.load_profile("fast")
 
 
 @pytest.fixture(scope="session")
@@ -94,3 +109,67 @@ def run_distributed(jobs, world, work):
     outputs = [process.communicate(timeout=300) for process in processes]
     assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
     return [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
+
+
+# --- The Space, served on a free local port ----------------------------------------------------
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def start_space(uploads, command=None):
+    """The Space served as a user starts it, on a free local port: ``python app.py``, or a shell
+    ``command`` given the port as $PORT. Yields (url, process); the server and everything it
+    started end after."""
+    port = free_port()
+    env = dict(os.environ, GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(port), PORT=str(port),
+               GRADIO_TEMP_DIR=str(uploads), PATH=f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}")
+    log = tempfile.TemporaryFile("w+")  # not a pipe, which a chatty server could fill and block on
+    process = subprocess.Popen(command or [sys.executable, str(ROOT / "app.py")], shell=command is not None, env=env,
+                               cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    log.seek(0)
+                    pytest.fail(f"the Space exited: {log.read()[-3000:]}")
+                time.sleep(0.3)
+        else:
+            pytest.fail("the Space did not start listening within 120 s")
+        yield f"http://127.0.0.1:{port}/", process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def space_uploads(tmp_path_factory):
+    return tmp_path_factory.mktemp("gradio-uploads")
+
+
+@pytest.fixture(scope="module")
+def space_server(space_uploads):
+    """The Space, (url, process), fresh for each module: what one module's tests do to it (idle
+    connections, killed workers, busy lanes) stays out of the next module's."""
+    with start_space(space_uploads) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def space_client(space_server):
+    from gradio_client import Client
+
+    return Client(space_server[0], verbose=False)

@@ -143,6 +143,14 @@ def plain_row(prediction, references, max_order, ref_length="shortest"):
     return [len(prediction), chosen] + matches + totals
 
 
+def plain_rows(predictions, references, max_order, ref_length="shortest"):
+    """A corpus's statistics rows by the definition (``plain_row``), from sacrebleu's 13a tokens."""
+    import numpy as np
+
+    return np.array([plain_row(sacrebleu_13a(p), [sacrebleu_13a(r) for r in refs], max_order, ref_length)
+                     for p, refs in zip(predictions, references)], dtype=np.int64).reshape(len(predictions), -1)
+
+
 def nltk_quietly(function, *args, **kwargs):
     """Call an NLTK function without its warning for every order that has no match."""
     import warnings

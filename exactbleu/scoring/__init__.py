@@ -14,64 +14,23 @@ its one-sum and its many-rows forms side by side, equal bit for bit:
 
 import dataclasses
 from types import ModuleType
-from typing import Dict, NamedTuple, Optional
+from typing import Dict
 
 import numpy as np
 
+from ..smoothing import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTH_DEFAULTS, SMOOTHING, Smoothing, markdown_table
 from ..sufficient_statistics import Statistics, Sums
 from . import arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
-from .arithmetic_nltk import NLTK_FIFTH_ORDER
 from .arithmetic_sacrebleu import sacrebleu_percent
 from .common import Scored, ScoredRows
 
 
-class Smoothing(NamedTuple):
-    """A smoothing method, declared once: its name, the arithmetic it belongs to, the default of
-    its ``smooth_value`` (None: it takes none) and what it does, for the docs."""
+# Each arithmetic's module, by the name the smoothing declarations give it.
+_ARITHMETIC = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu, arithmetic_nltk)}
 
-    name: str
-    arithmetic: ModuleType
-    default: Optional[float]
-    describe: str
-
-
-SMOOTHING: Dict[str, Smoothing] = {method.name: method for method in (
-    # sacrebleu's methods (Chen & Cherry, 2014, as sacrebleu states them).
-    Smoothing("none", arithmetic_sacrebleu, None, "no smoothing: an order without a match makes the score 0"),
-    Smoothing("floor", arithmetic_sacrebleu, 0.1, "an order without a match gets precision `smooth_value` / total"),
-    Smoothing("add-k", arithmetic_sacrebleu, 1, "adds `smooth_value` to matches and totals from order 2 on"),
-    Smoothing("exp", arithmetic_sacrebleu, None, "the k-th order without a match gets precision 1 / (2^k total)"),
-    # NLTK's SmoothingFunction methods; method0 is its name for no smoothing, the "nltk" preset's.
-    Smoothing("method0", arithmetic_nltk, None, "no smoothing: a precision of 0 counts as `sys.float_info.min`"),
-    Smoothing("method1", arithmetic_nltk, 0.1, "an order without a match gets `smooth_value` (epsilon) / total"),
-    Smoothing("method2", arithmetic_nltk, None, "adds 1 to matches and totals from order 2 on (Lin & Och, 2004)"),
-    Smoothing("method3", arithmetic_nltk, None, "the k-th order without a match gets 1 / (2^k total) (NIST)"),
-    Smoothing("method4", arithmetic_nltk, None, "as method3, scaled by k / log(hypothesis length), k = 5"),
-    Smoothing("method5", arithmetic_nltk, None, "each precision averaged with its neighbours, the 5-gram's included"),
-    Smoothing("method6", arithmetic_nltk, None, "interpolates with the previous orders' ratio, alpha = 5"),
-    Smoothing("method7", arithmetic_nltk, None, "methods 4 and 5 together"),
-)}
-
-
-def methods_of(module: ModuleType) -> Dict[str, Optional[float]]:
-    """The smoothing methods of one arithmetic, with their default values."""
-    return {method.name: method.default for method in SMOOTHING.values() if method.arithmetic is module}
-
-
-SMOOTH_DEFAULTS = methods_of(arithmetic_sacrebleu)
-NLTK_SMOOTHING = methods_of(arithmetic_nltk)
-
-
-def markdown_table() -> str:
-    """The docs' table of the smoothing methods."""
-    lines = ["| `smooth_method` | arithmetic | what it does | `smooth_value` |", "|---|---|---|---|",
-             "| `None` | HF | no smoothing (`smooth=True`: add one at every order) | - |"]
-    for method in SMOOTHING.values():
-        default = "-" if method.default is None else f"default {method.default:g}"
-        lines.append(f"| `\"{method.name}\"` | {method.arithmetic.NAME} | {method.describe} | {default} |")
-    return "\n".join(lines)
 
 __all__ = ["NLTK_FIFTH_ORDER", "NLTK_SMOOTHING", "SMOOTHING", "SMOOTH_DEFAULTS", "Scored", "Smoothing", "ScoredRows", "arithmetic",
+           "markdown_table",
            "for_sentences", "on_percent_scale", "sacrebleu_percent", "score", "score_corpus", "scored",
            "first_weight_set", "sentence_results", "sentence_scores", "several_weight_sets", "weight_sets"]
 
@@ -83,7 +42,7 @@ def arithmetic(settings) -> ModuleType:
     through it: ``arithmetic(settings).score(sums, settings)``, or ``.score_rows(statistics,
     settings)`` for many rows at once."""
     method = settings.scoring.smooth_method
-    return arithmetic_hf if method is None else SMOOTHING[method].arithmetic
+    return arithmetic_hf if method is None else _ARITHMETIC[SMOOTHING[method].arithmetic]
 
 
 def on_percent_scale(settings) -> bool:

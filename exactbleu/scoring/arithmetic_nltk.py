@@ -14,13 +14,11 @@ import sys
 
 import numpy as np
 
+from ..smoothing import NLTK_FIFTH_ORDER  # they read the 5-gram precision at any order
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
 NAME = "NLTK"
-# NLTK's methods 5 and 7 read each segment's 5-gram precision, whatever the order: the rows
-# count through order 5 for them (see `options.counted_orders`).
-NLTK_FIFTH_ORDER = {"method5", "method7"}
 # Methods whose precisions are exact fractions of fractions: their rows are scored one by one.
 _RATIONAL = {"method5", "method6", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5

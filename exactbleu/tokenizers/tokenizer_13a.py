@@ -12,9 +12,10 @@ place where it is measured to win, and tests/test_tokenizer_13a.py holds both to
 """
 
 import re
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
-import numpy as np
+if TYPE_CHECKING:  # only the counting engine's form needs numpy, and imports it when it runs
+    import numpy as np
 
 NAME = "13a"
 
@@ -162,13 +163,15 @@ class MtevalText(str):
     (see ``cuts_13a``): a token text of a kind, without 13a's passes over the string."""
 
 
-def cuts_13a(octets: np.ndarray) -> np.ndarray:
+def cuts_13a(octets: "np.ndarray") -> "np.ndarray":
     """Where 13a splits a run of non-space bytes: ``cut[i]`` when a token boundary falls between
     bytes i-1 and i. The rules of ``text_13a``, read off the bytes (every
     rule's context is ASCII): a symbol is a token of its own; a hyphen after a digit too; a lone
     period or comma unless it stands between two digits; every mark of a run of them, the last one
     staying joined to a following digit when the run's length is odd after a digit, or even after
     anything else. ``octets`` starts with a space and ends with spare bytes, so i-1 and i+1 exist."""
+    import numpy as np
+
     # 13a's symbols are the ASCII punctuation but ' , - and .: ! to &, ( to +, /, : to @, [ to `, { to ~.
     symbol = ((octets - np.uint8(0x21) < 6) | (octets - np.uint8(0x28) < 4) | (octets == 0x2F)
               | (octets - np.uint8(0x3A) < 7) | (octets - np.uint8(0x5B) < 6) | (octets - np.uint8(0x7B) < 4))

@@ -1,22 +1,28 @@
 """The command line is a drop-in for sacrebleu 2.6.0's: the same flags print the same output,
-checked against sacrebleu's own command line on generated files and on WMT17."""
+checked against sacrebleu's own command line on generated files and on WMT17. Ours runs in this
+process, as the `exactbleu` command calls it (``cli.main(argv)``); tests/api/test_package.py runs
+the installed command itself."""
 
+import contextlib
+import io
 import json
 import os
 import random
 import re
 import subprocess
 import sys
+from typing import NamedTuple
+from unittest import mock
 
 import pytest
 
 from conftest import METRIC_PATH, WMT17
+from exactbleu import cli
 from oracles import hf_bleu
 
 UEDIN = WMT17 / "systems" / "uedin-nmt.4722.de"
 REFERENCE = WMT17 / "newstest2017.ref.de"
 SYSTEMS = [WMT17 / "systems" / f"{name}.de" for name in ("KIT.4950", "FBK.4870", "LIUM-NMT.4900")]
-EXACTBLEU = os.path.join(os.path.dirname(sys.executable), "exactbleu")
 SACREBLEU = os.path.join(os.path.dirname(sys.executable), "sacrebleu")
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", ",", ".", "U.S.", "3.5", "1,000", "don't", "well-known", "(", ")",
@@ -56,9 +62,30 @@ def files(tmp_path_factory):
     return paths
 
 
-def run(program, *arguments, stdin=None, env=None):
-    return subprocess.run([program, *map(str, arguments)], input=stdin, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **(env or {})})
+class Completed(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*arguments, stdin=None):
+    """sacrebleu's command line, in a process of its own."""
+    completed = subprocess.run([SACREBLEU, *map(str, arguments)], input=stdin, capture_output=True, text=True,
+                               timeout=600)
+    return Completed(completed.returncode, completed.stdout, completed.stderr)
+
+
+def ours(*arguments, stdin=None):
+    """Our command line, in this process: what it prints and the status it exits with."""
+    out, err = io.StringIO(), io.StringIO()
+    standard_input = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
+    with mock.patch.object(sys, "stdin", standard_input), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        try:
+            status = cli.main([str(argument) for argument in arguments])
+        except SystemExit as exit:  # argparse's own errors and --help
+            status = exit.code
+    return Completed(status, out.getvalue(), err.getvalue())
 
 
 def same_but_version(ours, theirs):
@@ -68,13 +95,13 @@ def same_but_version(ours, theirs):
 
 
 def assert_same_output(arguments, stdin=None):
-    ours, theirs = run(EXACTBLEU, *arguments, stdin=stdin), run(SACREBLEU, *arguments, stdin=stdin)
+    mine, theirs = ours(*arguments, stdin=stdin), run(*arguments, stdin=stdin)
     assert theirs.returncode == 0, theirs.stderr
-    assert ours.returncode == 0, ours.stderr
-    assert ours.stdout.strip()
-    mine, sacrebleus = same_but_version(ours.stdout, theirs.stdout)
-    assert mine == sacrebleus
-    return ours.stdout
+    assert mine.returncode == 0, mine.stderr
+    assert mine.stdout.strip()
+    masked, sacrebleus = same_but_version(mine.stdout, theirs.stdout)
+    assert masked == sacrebleus
+    return mine.stdout
 
 
 FLAG_SETS = [
@@ -129,21 +156,24 @@ def test_several_systems(files, flags):
     assert_same_output([files["ref1"], "-i", files["hyp"], files["sys2"], *flags])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("test", [["--paired-bs", "--paired-bs-n", "200"], ["--paired-ar", "--paired-ar-n", "300"]],
                          ids=["bootstrap", "randomization"])
 def test_paired_tests_give_sacrebleus_json_and_table(test):
     arguments = [REFERENCE, "-i", *SYSTEMS, *test]
     assert_same_output(arguments)  # JSON: the scores, p-values, means and intervals, unrounded
-    ours, theirs = run(EXACTBLEU, *arguments, "-f", "text"), run(SACREBLEU, *arguments, "-f", "text")
-    table = ours.stdout.split("\n\n")[0]
+    mine, theirs = ours(*arguments, "-f", "text"), run(*arguments, "-f", "text")
+    table = mine.stdout.split("\n\n")[0]
     assert table == theirs.stdout.split("\n\n")[0] and f"Baseline: {SYSTEMS[0]}" in table
-    assert same_but_version(ours.stdout.split("Metric signatures")[1], theirs.stdout.split("Metric signatures")[1])
+    masked, sacrebleus = same_but_version(mine.stdout.split("Metric signatures")[1],
+                                          theirs.stdout.split("Metric signatures")[1])
+    assert masked == sacrebleus
 
 
 def test_presets_hf_and_nltk_print_their_numbers_in_sacrebleus_format(wmt17):
     expected = wmt17["expected"]["uedin-nmt.4722"]["hf_bleu"]
     for preset in ("hf", "default"):
-        result = json.loads(run(EXACTBLEU, REFERENCE, "-i", UEDIN, "--preset", preset, "-w", "6").stdout)
+        result = json.loads(ours(REFERENCE, "-i", UEDIN, "--preset", preset, "-w", "6").stdout)
         assert result["name"] == "BLEU" and result["score"] == round(100 * expected["bleu"], 6)
         assert result["reflen"] == "shortest" and result["smooth"] == "none" and result["rstrip"] == "no"
         assert result["verbose_score"].endswith(f"hyp_len = {expected['translation_length']} "
@@ -155,15 +185,16 @@ def test_the_hf_preset_at_sentence_level_matches_hf(tmp_path):
     references = ["the cat is on the mat", "a dog ran home", "hello there"]
     (tmp_path / "hyp").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
     (tmp_path / "ref").write_text("\n".join(references) + "\n", encoding="utf-8")
-    completed = run(EXACTBLEU, tmp_path / "ref", "-i", tmp_path / "hyp", "--preset", "hf", "-sl", "-b", "-w", "8")
+    completed = ours(tmp_path / "ref", "-i", tmp_path / "hyp", "--preset", "hf", "-sl", "-b", "-w", "8")
     expected = [hf_bleu([h], [[r]])["bleu"] for h, r in zip(hypotheses, references)]
     assert completed.stdout.split() == [f"{100 * score:.8f}" for score in expected]
 
 
 def test_the_metric_script_is_the_same_command_line(files):
-    ours = subprocess.run([sys.executable, METRIC_PATH, str(files["ref1"]), "-i", str(files["hyp"]), "-f", "text"],
-                          capture_output=True, text=True, timeout=300)
-    assert ours.stdout == run(EXACTBLEU, files["ref1"], "-i", files["hyp"], "-f", "text").stdout
+    script = subprocess.run([sys.executable, METRIC_PATH, str(files["ref1"]), "-i", str(files["hyp"]), "-f", "text"],
+                            capture_output=True, text=True, timeout=300)
+    assert script.returncode == 0, script.stderr
+    assert script.stdout == ours(files["ref1"], "-i", files["hyp"], "-f", "text").stdout
 
 
 @pytest.mark.parametrize("case, words", [
@@ -189,7 +220,7 @@ def test_errors_are_one_line_and_a_non_zero_exit(tmp_path, case, words):
         "sentence-level": [REFERENCE, "-i", *SYSTEMS[:2], "-sl"],
         "num-refs": [tmp_path / "three", "-nr", "3", "-i", tmp_path / "three"],
     }[case]
-    completed = run(EXACTBLEU, *arguments)
+    completed = ours(*arguments)
     assert completed.returncode != 0
     assert completed.stdout == ""
     assert len(completed.stderr.strip().splitlines()) == 1 and "Traceback" not in completed.stderr
@@ -198,7 +229,7 @@ def test_errors_are_one_line_and_a_non_zero_exit(tmp_path, case, words):
 
 
 def test_other_metrics_are_refused_by_name():
-    completed = run(EXACTBLEU, REFERENCE, "-i", UEDIN, "-m", "chrf")
+    completed = ours(REFERENCE, "-i", UEDIN, "-m", "chrf")
     assert completed.returncode == 2 and "invalid choice: 'chrf'" in completed.stderr and "Traceback" not in completed.stderr
 
 
@@ -214,6 +245,52 @@ def test_the_command_line_and_the_functional_api_never_import_evaluate_datasets_
             except SystemExit:
                 pass
         print(sorted(m for m in ("evaluate", "datasets", "transformers", "torch", "pyarrow") if m in sys.modules))
+    """
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "[]"
+
+
+def test_with_no_input_and_a_terminal_on_stdin_it_prints_its_usage_and_exits_2():
+    """Nothing to read but a terminal: a user would wait for ever, so the usage is printed."""
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    err = io.StringIO()
+    with mock.patch.object(sys, "stdin", Terminal()), contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main([]) == 2
+    assert err.getvalue().startswith("usage: exactbleu") and "--help" in err.getvalue()
+
+
+@pytest.mark.parametrize("arguments", [["-t", "wmt17", "-l", "en-de", "-i", UEDIN],
+                                       ["--test-set", "wmt17", "--language-pair", "en-de", "-i", UEDIN]],
+                         ids=["short", "long"])
+def test_sacrebleus_test_set_flags_say_that_nothing_is_downloaded(arguments):
+    completed = ours(*arguments)
+    assert completed.returncode == 1 and completed.stdout == ""
+    assert "not downloaded" in completed.stderr and "reference files" in completed.stderr
+
+
+@pytest.mark.parametrize("flag, value", [("--smooth-m", "floor"), ("--token", "intl"), ("--pre", "hf")])
+def test_abbreviated_options_are_refused(flag, value):
+    completed = ours(REFERENCE, "-i", UEDIN, flag, value)
+    assert completed.returncode == 2 and "unrecognized arguments" in completed.stderr
+
+
+def test_help_loads_no_numpy():
+    """`exactbleu --help` is as quick as sacrebleu's: nothing heavy is imported before the
+    arguments are read (numpy alone takes about 90 ms)."""
+    code = """if True:
+        import contextlib, io, sys
+        import exactbleu.cli
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                exactbleu.cli.main(["--help"])
+            except SystemExit:
+                pass
+        print(sorted(m for m in ("numpy", "scipy", "regex", "sacremoses") if m in sys.modules))
     """
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr

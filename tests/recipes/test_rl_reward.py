@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 import exactbleu
-from test_recipes import recipe
+from pages import recipe
+
+pytestmark = pytest.mark.slow  # a real RL trainer
 
 WORDS = "the a cat dog sat ran on in mat home big small red".split()
 

@@ -2,6 +2,8 @@
 
 import pytest
 
+pytestmark = pytest.mark.slow  # 16 systems of 3,004 segments
+
 SETTINGS = {"hf_bleu": {}, "hf_bleu_smooth": {"smooth": True}, "hf_bleu_max_order_2": {"max_order": 2}}
 
 

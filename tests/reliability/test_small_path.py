@@ -2,8 +2,6 @@
 itself, with sets; the engine takes the rest, and its segments too wide for packed keys. Each
 must give exactly the rows of the plain definition (tests/oracles.py)."""
 
-import sys
-
 import evaluate
 import numpy as np
 import pytest
@@ -12,13 +10,8 @@ from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
 from exactbleu import counting, options, sufficient_statistics, tokenizers
-from oracles import corpora, hf_bleu, plain_row, random_cases, sacrebleu_13a
+from oracles import corpora, hf_bleu, plain_row, plain_rows, random_cases
 
-
-
-def plain_rows(predictions, references, max_order, ref_length):
-    return np.array([plain_row(sacrebleu_13a(p), [sacrebleu_13a(r) for r in refs], max_order, ref_length)
-                     for p, refs in zip(predictions, references)], dtype=np.int64).reshape(len(predictions), -1)
 
 
 def few_rows(predictions, references, max_order, ref_length):

@@ -1,4 +1,5 @@
-"""The seed examples of the core issue, errors on malformed input, datasets, and offline loading."""
+"""The metric card's worked examples (HF's bleu and the tensorflow/nmt ones), errors on malformed
+input, datasets, and offline loading."""
 
 import json
 import os
@@ -145,6 +146,7 @@ print(json.dumps({"result": result, "oracles": oracles}))
 """
 
 
+@pytest.mark.slow
 def test_loads_offline_in_a_fresh_cache_with_the_network_refused(tmp_path):
     env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path))
     completed = subprocess.run(

@@ -2,7 +2,6 @@
 rejected call loses nothing, odd but valid text scores as the oracles score it, and the
 properties every BLEU must have hold on random corpora."""
 
-import json
 import math
 import random
 import uuid
@@ -13,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from conftest import METRIC_PATH, run_distributed
+from conftest import METRIC_PATH
 from exactbleu import options, tokenizers
 from oracles import corpora, hf_bleu, sacrebleu_13a, streams
 
@@ -22,7 +21,7 @@ GOOD = {"predictions": ["the cat sat on the mat"], "references": [["the cat sat 
 CAUGHT_BY_NAME = (ZeroDivisionError, IndexError, KeyError, AttributeError, AssertionError)
 
 
-# --- 1. Malformed input: a TypeError or ValueError naming what is wrong -------------------------
+# --- Malformed input: a TypeError or ValueError naming what is wrong -------------------------
 
 MALFORMED = [
     ({"predictions": None, "references": [["a"]]}, ["predictions", "list", "None"]),
@@ -160,7 +159,7 @@ def test_a_rejected_batch_leaves_the_earlier_ones_intact():
     assert metric.compute() == hf_bleu(["the cat sat", "on the mat"], [["the cat sat"], ["on a mat"]])
 
 
-# --- 3. Odd but valid input scores as the oracles score it --------------------------------------
+# --- Odd but valid input scores as the oracles score it --------------------------------------
 
 ODD_CHARACTERS = {
     "NUL": "\x00",
@@ -269,7 +268,7 @@ def test_valid_astral_text_is_not_mistaken_for_surrogates(bleu):
     assert bleu.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
 
 
-# --- 4. Properties -------------------------------------------------------------------------------
+# --- Properties -------------------------------------------------------------------------------
 
 OPTION_SETS = [
     {},
@@ -331,23 +330,7 @@ def test_sentence_scores_from_statistics_equal_compute(bleu, corpus, options):
     assert rebuilt == expected["sentence_bleu"]
 
 
-@settings(max_examples=3)
-@given(jobs=st.lists(st.tuples(corpora(max_segments=12), st.sampled_from(OPTION_SETS)), min_size=4, max_size=4))
-def test_distributed_equals_single_process(bleu, jobs, tmp_path_factory):
-    """Two real processes in evaluate's distributed mode give rank 0 the single-process result
-    of the gathered corpus (rank order: the even segments, then the odd ones)."""
-    work = tmp_path_factory.mktemp("distributed")
-    jobs = [(uuid.uuid4().hex, p, r, options) for (p, r), options in jobs if len(p) >= 2]
-    assume(jobs)
-    rank_zero = run_distributed(jobs, 2, work)[0]
-    for (_, predictions, references, options), result in zip(jobs, rank_zero):
-        gathered = list(range(0, len(predictions), 2)) + list(range(1, len(predictions), 2))
-        single = bleu.compute(predictions=[predictions[i] for i in gathered],
-                              references=[references[i] for i in gathered], **options)
-        assert result == json.loads(json.dumps(single))
-
-
-# --- 5. Tokenizer fuzzing against sacrebleu, on every plane of Unicode ---------------------------
+# --- Tokenizer fuzzing against sacrebleu, on every plane of Unicode ---------------------------
 
 def plane_text(plane):
     """Text from one plane (no surrogates), mixed with spaces, digits and the marks 13a handles."""

@@ -25,7 +25,7 @@ def test_extra_keys_only_when_asked(bleu):
     assert result["signature"] == "nrefs:var|bs:50|seed:12345|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|rstrip:no|version:exactbleu-2.0.0"
 
 
-def test_signature_example_from_the_issue(bleu):
+def test_the_signature_of_the_default_settings(bleu):
     result = bleu.compute(predictions=["a b"], references=["a b"], signature=True)
     assert result["signature"] == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|reflen:shortest|rstrip:no|version:exactbleu-2.0.0"
 
@@ -116,19 +116,28 @@ def test_presets_and_overrides():
     assert options.resolve_settings("sacrebleu", smooth=True).scoring.smooth_method is None
 
 
-def test_every_option_belongs_to_one_stage_and_the_cache_key_takes_the_whole_tokenizing_stage(monkeypatch):
+def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else(monkeypatch):
     """A tokenizing option added later joins the references' cache key without being listed there:
-    two settings that differ only in it must not share cached statistics."""
-    assert sorted(options.OPTIONS) == sorted(options.STAGE_OF)
-    assert set(options.STAGE_OF.values()) == {"tokenize", "statistics", "scoring", "output"}
-    assert options.DEFAULTS["max_order"] == options.StatisticsSettings().max_order
+    two settings that differ in any tokenizing option must not share cached statistics, and the
+    options of later stages do not split the cache."""
+    tokenizing = {"tokenizer": "intl", "lang": "de", "lowercase": True, "rstrip": True}
+    later = {"max_order": 2, "ref_length": "closest", "smooth": True, "smooth_method": "floor", "weights": [0.5, 0.5],
+             "n_bootstrap": 10, "sentence_level": True}
+    assert {name for name, stage in options.STAGE_OF.items() if stage == "tokenize"} == {*tokenizing, "spm_model"}
     keys = []
     monkeypatch.setattr(counting.ReferenceCache, "get", lambda self, key: keys.append(key))
     monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)  # a few segments skip the cache
-    for lowercase in (False, True):
-        settings = options.resolve_settings(lowercase=lowercase)
-        counting.count(["a B"], [["a b"]], settings, 4, counting.ReferenceCache())
-    assert keys[0] != keys[1] and keys[0][0] == options.resolve_settings().tokenize
+
+    def key(**changed):
+        keys.clear()
+        counting.count(["a B"], [["a b"]], options.resolve_settings(**changed), 4, counting.ReferenceCache())
+        return keys[0][0]
+
+    plain = key()
+    for name, value in tokenizing.items():
+        assert key(**{name: value}) != plain, name
+    for name, value in later.items():
+        assert key(**{name: value}) == plain, name
 
 
 def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):

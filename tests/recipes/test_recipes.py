@@ -1,47 +1,17 @@
-"""Every recipe in the README runs as written: its code block is taken from README.md by marker."""
+"""Every recipe in the README and docs/ runs as written: its code block is taken from its page by marker."""
+
+import pytest
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 
 import numpy as np
 
-from conftest import ROOT
+from conftest import ROOT, start_space
+from pages import PAGES, README, as_here, recipe, run_python
 from oracles import hf_bleu
-
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-PAGES = [README] + [page.read_text(encoding="utf-8") for page in sorted((ROOT / "docs").glob("*.md"))]
-
-
-def recipe(name):
-    """A recipe's code block, found by its marker in README.md or a page of docs/."""
-    for page in PAGES:
-        match = re.search(rf"<!-- recipe: {name} -->\n```(\w+)\n(.*?)```", page, re.DOTALL)
-        if match:
-            return match.group(2)
-    raise AssertionError(f"no page holds a recipe {name!r}")
-
-
-def as_here(command):
-    """A shell recipe as this interpreter runs it: the README's `.venv/bin/` is the venv its
-    set-up commands create, which holds this interpreter when the README's test command runs."""
-    assert ".venv/bin/python " in command or ".venv/bin/exactbleu " in command
-    return command.strip().replace(".venv/bin/python", sys.executable).replace(
-        ".venv/bin/exactbleu", os.path.join(os.path.dirname(sys.executable), "exactbleu"))
-
-
-def run_python(name):
-    namespace = {}
-    cwd = os.getcwd()
-    os.chdir(ROOT)  # the recipes load "bleu_metric.py" from the repository root
-    try:
-        exec(compile(recipe(name), f"README.md:{name}", "exec"), namespace)
-    finally:
-        os.chdir(cwd)
-    return namespace
 
 
 def test_training_loop():
@@ -75,10 +45,12 @@ def test_seq2seq_compute_metrics():
     assert metrics == {"bleu": expected["bleu"], "brevity_penalty": expected["brevity_penalty"]}
 
 
+@pytest.mark.slow
 def test_scale_out_with_datasets_map():
     run_python("scale-out")  # the recipe asserts its own result against compute()
 
 
+@pytest.mark.slow
 def test_command_line_on_wmt17():
     command = as_here(recipe("cli"))
     completed = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=300,
@@ -94,27 +66,10 @@ def test_command_line_on_wmt17():
     assert completed.stdout == "28.3\n" and "prints `28.3`" in README
 
 
-def test_deploying_the_space_serves_the_api():
+@pytest.mark.slow
+def test_deploying_the_space_serves_the_api(tmp_path):
     from gradio_client import Client
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = as_here(recipe("space")).replace("0.0.0.0", "127.0.0.1").replace("7860", str(port))
-    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False",
-               PATH=f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}")
-    process = subprocess.Popen(command, shell=True, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.5)
-        result = Client(f"http://127.0.0.1:{port}/", verbose=False).predict("a b c d", "a b c d", api_name="/compute")
-        assert result["bleu"] == 1.0
-    finally:
-        os.killpg(process.pid, 15)
-        process.wait(timeout=30)
+    command = as_here(recipe("space")).replace("0.0.0.0", "127.0.0.1").replace("7860", "$PORT")
+    with start_space(tmp_path, command) as (url, _):
+        assert Client(url, verbose=False).predict("a b c d", "a b c d", api_name="/compute")["bleu"] == 1.0

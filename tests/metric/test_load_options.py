@@ -1,4 +1,4 @@
-"""Issue 28: weights in every shape NLTK takes, and scoring options given to evaluate.load, which
+"""Weights in every shape NLTK takes, and scoring options given to evaluate.load, which
 are checked there and become the metric's defaults (evaluate's evaluator and combine call compute
 without options)."""
 

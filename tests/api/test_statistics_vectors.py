@@ -1,4 +1,4 @@
-"""Issue 30: one statistics form that sums exactly. Vectors of shards add up with +, and the score
+"""One statistics form that sums exactly. Vectors of shards add up with +, and the score
 of the sum is compute's on the whole corpus, bit for bit, for every preset and smoothing method."""
 
 import evaluate

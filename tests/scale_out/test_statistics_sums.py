@@ -1,6 +1,7 @@
 """Scale-out: statistics() rows sum to compute()'s result, through datasets.map with several
 processes and through evaluate's own distributed mode with three real processes."""
 
+import json
 import uuid
 
 import datasets
@@ -41,6 +42,7 @@ def test_score_statistics_errors(bleu):
         bleu.score_statistics({"matches": [[1, 1, 1, 1]]})
 
 
+@pytest.mark.slow
 def test_datasets_map_with_two_processes(bleu, wmt17):
     dataset = datasets.Dataset.from_dict({
         "prediction": wmt17["systems"]["online-B.0"][:1200],
@@ -52,19 +54,23 @@ def test_datasets_map_with_two_processes(bleu, wmt17):
     assert bleu.score_statistics(columns) == expected
 
 
+@pytest.mark.slow
 def test_evaluate_distributed_mode_with_three_processes(bleu, wmt17, tmp_path):
+    """Three real processes, one job per option set: rank 0 alone returns, exactly what one process
+    computes on the corpus it gathered (the shares in rank order, so an interleaved corpus)."""
     predictions, references = wmt17["systems"]["KIT.4950"][:300], [[r] for r in wmt17["reference"][:300]]
-    options = {"max_order": 3, "signature": True}
-    results = [rank[0] for rank in run_distributed([(uuid.uuid4().hex, predictions, references, options)], 3, tmp_path)]
-    assert results[1] is None and results[2] is None  # only rank 0 returns the result
-    # Rank 0 gathers the shares in rank order, so its corpus is the interleaved one.
+    jobs = [(uuid.uuid4().hex, predictions, references, options) for options in OPTION_SETS]
+    ranks = run_distributed(jobs, 3, tmp_path)
+    assert ranks[1] == ranks[2] == [None] * len(jobs)
     gathered = [i for rank in range(3) for i in range(rank, 300, 3)]
-    single = bleu.compute(predictions=[predictions[i] for i in gathered],
-                          references=[references[i] for i in gathered], max_order=3, signature=True)
-    assert results[0] == single
-    assert results[0]["bleu"] == bleu.compute(predictions=predictions, references=references, max_order=3)["bleu"]
+    for options, result in zip(OPTION_SETS, ranks[0]):
+        single = bleu.compute(predictions=[predictions[i] for i in gathered],
+                              references=[references[i] for i in gathered], **options)
+        assert result == json.loads(json.dumps(single)), options
+    assert ranks[0][0]["bleu"] == bleu.compute(predictions=predictions, references=references)["bleu"]
 
 
+@pytest.mark.slow
 def test_a_metric_used_with_add_batch_still_pickles_for_datasets_map(wmt17):
     import evaluate
 

@@ -1,4 +1,4 @@
-"""Issue 29: the package exactbleu, its functional API and Statistics, its command line, and
+"""The package exactbleu: its functional API and Statistics, its command line, and
 bleu_metric.py as a thin evaluate adapter over it."""
 
 import json
@@ -11,7 +11,6 @@ import sys
 import tomllib
 
 import evaluate
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -83,6 +82,19 @@ def test_the_api_checks_options_as_compute_does(bleu):
         assert str(functional.value) == str(metric.value)
 
 
+@pytest.mark.slow
+def test_every_public_name_is_what_it_names_whatever_was_imported_first():
+    """The package loads its names when first used; no submodule may shadow one of them."""
+    code = ("import importlib, pkgutil, exactbleu, types; "
+            "[importlib.import_module(m.name) for m in pkgutil.walk_packages(exactbleu.__path__, 'exactbleu.') "
+            "if m.name != 'exactbleu.__main__']; "
+            "print(sorted(n for n in exactbleu.__all__ if n != 'compat' and isinstance(getattr(exactbleu, n), types.ModuleType)))")
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "[]"
+    assert "bleu_matrix" in dir(exactbleu) and callable(exactbleu.self_bleu)
+
+
 def test_the_library_and_its_command_line_never_import_evaluate():
     code = ("import sys, exactbleu, exactbleu.cli; exactbleu.corpus_bleu(['a b'], ['a b']);"
             "print(sorted(m for m in ('evaluate', 'datasets', 'transformers', 'torch') if m in sys.modules))")
@@ -91,6 +103,7 @@ def test_the_library_and_its_command_line_never_import_evaluate():
     assert completed.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_three_ways_to_the_command_line_print_the_same(tmp_path):
     reference, hypothesis = tmp_path / "ref", tmp_path / "hyp"
     reference.write_text("the cat sat on a mat\na dog ran home\n", encoding="utf-8")
@@ -104,6 +117,7 @@ def test_three_ways_to_the_command_line_print_the_same(tmp_path):
     assert json.loads(outputs[0].stdout)["version"] == "exactbleu-2.0.0"
 
 
+@pytest.mark.slow
 def test_a_folder_named_like_a_space_loads_the_script_named_after_it(tmp_path):
     """evaluate.load("<user>/<space>") and evaluate.load("<folder>") both look for "<name>.py"."""
     space = tmp_path / "bleu"
@@ -116,6 +130,7 @@ def test_a_folder_named_like_a_space_loads_the_script_named_after_it(tmp_path):
     assert completed.stdout.split()[-2:] == ["exactbleu.evaluate_metric", "1.0"]
 
 
+@pytest.mark.slow
 def test_the_metric_loads_by_path_from_any_folder(tmp_path):
     code = ("import os, evaluate; os.environ['HF_EVALUATE_OFFLINE'] = '1';"
             f"print(evaluate.load({METRIC_PATH!r}).compute(predictions=['a b c d'], references=['a b c d'])['bleu'])")
@@ -124,6 +139,7 @@ def test_the_metric_loads_by_path_from_any_folder(tmp_path):
     assert completed.stdout.strip().endswith("1.0")
 
 
+@pytest.mark.slow
 def test_the_metric_loads_from_the_repository_folder_with_nothing_installed():
     """As a Space runs it: exactbleu/ is found on the path, not installed."""
     code = ("import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)];"
@@ -135,6 +151,7 @@ def test_the_metric_loads_from_the_repository_folder_with_nothing_installed():
     assert completed.stdout.split() == ["1.0", str(ROOT / "exactbleu" / "__init__.py")]
 
 
+@pytest.mark.slow
 def test_without_the_package_the_error_says_how_to_install_it(tmp_path):
     copy = tmp_path / "bleu_metric.py"
     shutil.copy(METRIC_PATH, copy)
@@ -170,9 +187,13 @@ def test_the_docs_tables_come_from_the_declarations():
     assert tokenizers.markdown_table() in readme
     assert scoring.markdown_table() in readme
     names = [option.name for option in options.DECLARED]
-    assert names == options.OPTIONS and len(set(names)) == len(names)
-    for option in options.DECLARED:  # the settings classes, the defaults and the flags come from them
-        assert getattr(options.Settings(), option.stage).__getattribute__(option.name) == option.default
+    assert len(set(names)) == len(names)  # one declaration per option
+    # The declared defaults are HF's bleu: 13a, cased, not right-stripped, order 4, no smoothing,
+    # the shortest reference's length.
+    hf = options.resolve_settings()
+    assert (hf.tokenize.tokenizer, hf.tokenize.lowercase, hf.tokenize.rstrip, hf.statistics.max_order,
+            hf.statistics.ref_length, hf.scoring.smooth, hf.scoring.smooth_method) == \
+        ("13a", False, False, 4, "shortest", False, None)
 
 
 def test_a_command_line_flag_for_each_declared_flag():

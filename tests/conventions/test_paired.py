@@ -33,6 +33,7 @@ def sacrebleu_seed(monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
 
 
+@pytest.mark.slow
 def test_paired_bootstrap_of_the_16_systems_is_sacrebleus(sacrebleu_preset, wmt17):
     systems = {"KIT.4950": wmt17["systems"]["KIT.4950"]}
     systems.update((name, hypotheses) for name, hypotheses in wmt17["systems"].items() if name != "KIT.4950")
@@ -42,6 +43,7 @@ def test_paired_bootstrap_of_the_16_systems_is_sacrebleus(sacrebleu_preset, wmt1
     assert any(0.01 < ours[name]["p_value"] < 0.99 for name in ours if name != "KIT.4950")  # close systems too
 
 
+@pytest.mark.slow
 def test_paired_randomization_is_sacrebleus(sacrebleu_preset, wmt17):
     names = ["KIT.4950", "FBK.4870", "LIUM-NMT.4900"]  # within a BLEU point of each other
     systems = {name: wmt17["systems"][name] for name in names}
@@ -176,6 +178,7 @@ def peak_memory_mb(segments, work):
     return json.loads(completed.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_paired_bootstrap_runs_in_bounded_memory():
     """100k segments x 1000 resamples: the resamples as one matrix took 1.6 GB and more (1M
     segments would take 16 GB); drawn a block at a time, they take a bounded few hundred MB."""
@@ -183,6 +186,7 @@ def test_a_paired_bootstrap_runs_in_bounded_memory():
     assert grown < 400, grown
 
 
+@pytest.mark.slow
 def test_explain_streams_in_bounded_memory():
     """explain() of 2,000 long segments, read one at a time: materialised, they took about 1 KB
     per token; worked out when read, the memory of one segment."""

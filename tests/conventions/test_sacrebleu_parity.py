@@ -89,6 +89,7 @@ WMT_OPTIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", WMT_OPTIONS)
 def test_wmt17_rows_of_expected_json(sacrebleu_preset, wmt17, key):
     for name, hypotheses in wmt17["systems"].items():

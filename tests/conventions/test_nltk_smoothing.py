@@ -1,5 +1,5 @@
 """NLTK's SmoothingFunction methods and several weight sets, against NLTK itself: every sentence
-score of the seed-002 protocol (1000 random cases), and corpus scores where NLTK's corpus result
+score of 1000 random cases (tests/oracles.py's random_cases), and corpus scores where NLTK's corpus result
 does not depend on the last sentence alone."""
 
 import math

@@ -9,7 +9,10 @@ import numpy as np
 import pytest
 
 from oracles import hf_bleu
-from test_recipes import StubTokenizer, run_python
+from pages import run_python
+from test_recipes import StubTokenizer
+
+pytestmark = pytest.mark.slow  # real trainers
 
 GERMAN_TO_ENGLISH = {
     "der": "the", "ein": "a", "und": "and", "Haus": "house", "Katze": "cat", "Hund": "dog",

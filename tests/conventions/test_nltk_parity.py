@@ -38,7 +38,7 @@ def test_worked_example_from_nltk(bleu, nltk_preset):
                         0.5045666840058485, rel_tol=1e-15)
 
 
-# Issue 28: NLTK's own number on every input. Hypotheses of 0-9 tokens and references of 1-9, so
+# NLTK's own number on every input. Hypotheses of 0-9 tokens and references of 1-9, so
 # that a hypothesis shorter than an order (NLTK's max(1, total) denominator) comes up often.
 TOKEN = st.sampled_from("a b c d e".split())
 HYPOTHESIS = st.lists(TOKEN, max_size=9).map(" ".join)

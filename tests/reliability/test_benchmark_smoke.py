@@ -1,9 +1,13 @@
 """CI runs the benchmark only in its tiny smoke mode: it must still run and agree with HF."""
 
+import pytest
+
 import subprocess
 import sys
 
 from conftest import ROOT
+
+pytestmark = pytest.mark.slow  # the benchmark's processes
 
 
 def test_benchmark_runs_in_smoke_mode():

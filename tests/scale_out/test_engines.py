@@ -23,7 +23,9 @@ import pytest
 
 import exactbleu
 from conftest import METRIC_PATH, ROOT
-from test_recipes import recipe
+from pages import recipe
+
+pytestmark = pytest.mark.slow  # distributed engines in processes of their own
 
 LINES = 251  # odd, so that ranks and partitions get unequal shares
 TIMEOUT = 240  # a whole run; far above the seconds each takes, for a loaded machine

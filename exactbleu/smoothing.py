@@ -1,0 +1,63 @@
+"""Smoothing methods, declared once: each method's name, the arithmetic it belongs to, the default
+of its ``smooth_value`` and what it does.
+
+This is a declaration, not arithmetic: ``scoring`` reads it to choose the arithmetic, and the
+options, the command line, the docs' table and the Space read their choices from it. It imports
+nothing heavy, so the command line can offer the choices without loading numpy.
+"""
+
+from typing import Dict, NamedTuple, Optional
+
+# The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
+HF, SACREBLEU, NLTK = "HF", "sacrebleu", "NLTK"
+
+
+class Smoothing(NamedTuple):
+    """A smoothing method: its name, the arithmetic it belongs to (``HF``, ``SACREBLEU`` or
+    ``NLTK``), the default of its ``smooth_value`` (None: it takes none) and what it does."""
+
+    name: str
+    arithmetic: str
+    default: Optional[float]
+    describe: str
+
+
+SMOOTHING: Dict[str, Smoothing] = {method.name: method for method in (
+    # sacrebleu's methods (Chen & Cherry, 2014, as sacrebleu states them).
+    Smoothing("none", SACREBLEU, None, "no smoothing: an order without a match makes the score 0"),
+    Smoothing("floor", SACREBLEU, 0.1, "an order without a match gets precision `smooth_value` / total"),
+    Smoothing("add-k", SACREBLEU, 1, "adds `smooth_value` to matches and totals from order 2 on"),
+    Smoothing("exp", SACREBLEU, None, "the k-th order without a match gets precision 1 / (2^k total)"),
+    # NLTK's SmoothingFunction methods; method0 is its name for no smoothing, the "nltk" preset's.
+    Smoothing("method0", NLTK, None, "no smoothing: a precision of 0 counts as `sys.float_info.min`"),
+    Smoothing("method1", NLTK, 0.1, "an order without a match gets `smooth_value` (epsilon) / total"),
+    Smoothing("method2", NLTK, None, "adds 1 to matches and totals from order 2 on (Lin & Och, 2004)"),
+    Smoothing("method3", NLTK, None, "the k-th order without a match gets 1 / (2^k total) (NIST)"),
+    Smoothing("method4", NLTK, None, "as method3, scaled by k / log(hypothesis length), k = 5"),
+    Smoothing("method5", NLTK, None, "each precision averaged with its neighbours, the 5-gram's included"),
+    Smoothing("method6", NLTK, None, "interpolates with the previous orders' ratio, alpha = 5"),
+    Smoothing("method7", NLTK, None, "methods 4 and 5 together"),
+)}
+
+# NLTK's methods 5 and 7 smooth with the 5-gram precision at any order, so the statistics count
+# through order 5 for them.
+NLTK_FIFTH_ORDER = {"method5", "method7"}
+
+
+def methods_of(arithmetic: str) -> Dict[str, Optional[float]]:
+    """The smoothing methods of one arithmetic, with their default values."""
+    return {method.name: method.default for method in SMOOTHING.values() if method.arithmetic == arithmetic}
+
+
+SMOOTH_DEFAULTS = methods_of(SACREBLEU)
+NLTK_SMOOTHING = methods_of(NLTK)
+
+
+def markdown_table() -> str:
+    """The docs' table of the smoothing methods."""
+    lines = ["| `smooth_method` | arithmetic | what it does | `smooth_value` |", "|---|---|---|---|",
+             f"| `None` | {HF} | no smoothing (`smooth=True`: add one at every order) | - |"]
+    for method in SMOOTHING.values():
+        default = "-" if method.default is None else f"default {method.default:g}"
+        lines.append(f"| `\"{method.name}\"` | {method.arithmetic} | {method.describe} | {default} |")
+    return "\n".join(lines)

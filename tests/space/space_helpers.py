@@ -1,0 +1,177 @@
+"""What the Space's tests share: the documented example, the metric's own results for the page's
+texts, and probes of the server's processes, memory and connections."""
+
+import contextlib
+import http.client
+import json
+import os
+import pathlib
+import re
+import sys
+import tempfile
+import time
+import urllib.parse
+import uuid
+
+import pytest
+
+from conftest import ROOT
+
+from space import pricing
+from space import requests as space
+
+
+PREDICTIONS = space.EXAMPLE_PREDICTIONS
+REFERENCES = space.EXAMPLE_REFERENCES
+REFERENCES_2 = space.EXAMPLE_REFERENCES_2
+TRANSFORMERS_BLEU = 0.5037930378757725  # the documented example, max_order=2
+
+
+def metric_result(predictions, references, max_order=4, tokenizer="13a", **options):
+    """The evaluate metric's result for the page's texts: what the Space must answer."""
+    import evaluate
+
+    from conftest import METRIC_PATH
+
+    sets = [text.split("\n") for text in references]
+    return evaluate.load(METRIC_PATH).compute(
+        predictions=predictions.split("\n"), references=[list(segment) for segment in zip(*sets)],
+        max_order=max_order, tokenizer=tokenizer, sentence_level=True, signature=True, **options)
+
+
+def peak_memory_mb(pid):
+    """A process's peak resident memory so far (VmHWM), in MB."""
+    status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))) / 1024
+
+
+def post(url, path, body, headers):
+    """POST raw bytes (or an iterable of chunks, sent chunked) and return (status, text); a server
+    that refuses the body may close the connection while it is still being sent."""
+    connection = http.client.HTTPConnection(urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port,
+                                            timeout=120)
+    try:
+        try:
+            connection.request("POST", path, body=body, headers=headers, encode_chunked=not isinstance(body, bytes))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        response = connection.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+def largest_taken(make, high):
+    """The largest size up to ``high`` for which the Space takes the request ``make(size)``."""
+    low = 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        try:
+            space.score_job(space.PageInputs.checked(*make(middle)))
+            low = middle
+        except pricing.InputError:
+            high = middle - 1
+    return low
+
+
+def metric_paired_test(baseline, system, references, test="bootstrap"):
+    """The evaluate metric's paired test of the page's texts, in sacrebleu's convention."""
+    import evaluate
+
+    from conftest import METRIC_PATH
+
+    return evaluate.load(METRIC_PATH, "sacrebleu").paired_test(
+        {"baseline": baseline.split("\n"), "system": system.split("\n")}, references.split("\n"), test=test)
+
+
+def descendants(pid):
+    """The processes started by ``pid``, and theirs, from /proc."""
+    children = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        started = children.get(todo.pop(), [])
+        found += started
+        todo += started
+    return found
+
+
+def cpu_seconds(pid):
+    """CPU time of ``pid``, its reaped children and every live descendant."""
+    total = 0
+    for number, process in enumerate([pid, *descendants(pid)]):
+        with contextlib.suppress(OSError):
+            fields = pathlib.Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(map(int, fields[11:15] if number == 0 else fields[11:13]))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def seconds_until_idle(pid, started):
+    """Seconds from ``started`` until the process tree uses under 15% of a core for 0.4 s."""
+    while time.time() - started < 120:
+        before, at = cpu_seconds(pid), time.time()
+        time.sleep(0.4)
+        if cpu_seconds(pid) - before < 0.06:
+            return at - started
+    return float("inf")
+
+
+def wait_for_work(pid, before, cpu=0.5):
+    deadline = time.time() + 60
+    while cpu_seconds(pid) - before < cpu:
+        assert time.time() < deadline, "the request never started"
+        time.sleep(0.05)
+
+
+# Seconds of sacremoses (1 ms a token ending in a period), within the Space's limits.
+DEAR_MOSES_REQUEST = ["1.2. " * 1_000, "1.2. " * 1_000, "", "", "moses", 4, "none", "shortest", False]
+
+
+def alive(pid):
+    try:
+        return pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def raw_event(url, name, data, event_data=None):
+    """A page event called as a raw queue request, as a browser (or an attacker) sends it; the
+    outcome message: {"success": ..., "output": ...}."""
+    import httpx
+
+    from space import page as ui  # Gradio, loaded only by the tests that serve the page
+
+    fn_index = next(index for index, fn in ui.demo.fns.items() if fn.name == name)
+    session = uuid.uuid4().hex
+    with httpx.Client(timeout=120) as http:
+        http.post(url + "gradio_api/queue/join", json={"data": data, "event_data": event_data, "fn_index": fn_index,
+                                                       "trigger_id": None, "session_hash": session}).raise_for_status()
+        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": session}) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:") and json.loads(line[5:]).get("msg") == "process_completed":
+                    return json.loads(line[5:])
+    pytest.fail("the event never completed")
+
+
+def upload(url, name, content):
+    """A file uploaded as the page uploads it: its path on the server."""
+    import httpx
+
+    response = httpx.post(url + "gradio_api/upload", files={"files": (name, content, "text/plain")}, timeout=60)
+    response.raise_for_status()
+    return response.json()[0]
+
+
+def file_data(path, name="a.txt"):
+    return {"path": path, "url": None, "size": None, "orig_name": name, "mime_type": None, "is_stream": False,
+            "meta": {"_type": "gradio.FileData"}}
+
+
+def assert_no_server_path(message):
+    for secret in (os.path.expanduser("~"), str(ROOT), tempfile.gettempdir(), ".sacrebleu", sys.prefix, "/models/"):
+        assert secret not in message, message
+    assert not re.search(r"(^|[\s'\"(=])/[\w.]", message), message
