@@ -193,7 +193,7 @@ def main(engine, path, hypotheses, references):
         # The workers start before evaluate is even imported here, like those of a cluster already
         # running: a worker spawned after the load inherits the caller's sys.path, evaluate's module
         # cache included, and would unpickle even a metric whose class lives there.
-        with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+        with LocalCluster(n_workers=1, threads_per_worker=1) as cluster, Client(cluster) as client:
             import evaluate
 
             bleu = evaluate.load(path)
@@ -204,7 +204,7 @@ def main(engine, path, hypotheses, references):
     else:
         import ray
 
-        ray.init(num_cpus=2, include_dashboard=False)
+        ray.init(num_cpus=1, include_dashboard=False)  # one fresh worker is enough to show it
         try:
             import evaluate
 
