@@ -70,7 +70,7 @@ def test_no_tokenizer_is_priced_below_what_it_costs(name):
     worst = (0.0, "")
     for pattern_name, pattern in PATTERNS.items():
         for line_length in (100, 4000):
-            lines = _lines(pattern, 2_000, line_length)
+            lines = _lines(pattern, 10_000, line_length)
             estimate = pricing.cost_of(lines, [[line] for line in lines], name, 4).seconds
             best = float("inf")
             for _ in range(2):

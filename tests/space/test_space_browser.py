@@ -66,7 +66,10 @@ def test_page_in_a_real_browser(space_server, tmp_path):
         page.get_by_label("References (second set)", exact=True).fill("")
         page.get_by_role("button", name="Compute BLEU").click()
         expected = space.score("the cat sat on the mat\nhello world", "the cat sat on the mat\nhello there world", max_order=2)
-        expect(score).to_contain_text(f"BLEU = {100 * expected['bleu']:.2f}", timeout=60_000)
+        try:
+            expect(score).to_contain_text(f"BLEU = {100 * expected['bleu']:.2f}", timeout=60_000)
+        except AssertionError as error:  # say what the page shows instead: a message, or nothing
+            raise AssertionError(f"{error}\nthe page's messages: {page.locator('.toast-body').all_inner_texts()}") from None
         # The per-sentence table and the precisions render.
         expect(page.get_by_text("sentence BLEU").first).to_be_visible(timeout=30_000)
         expect(page.get_by_text("hello there world").first).to_be_visible()
