@@ -191,18 +191,21 @@ def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> 
                          f"**options))")
 
 
-def _check_bool(name, value):
+def _is_bool(value) -> bool:
+    """Python's bool or numpy's (numpy loads here, not when the command line starts)."""
     import numpy as np
 
-    if not isinstance(value, (bool, np.bool_)):
+    return isinstance(value, (bool, np.bool_))
+
+
+def _check_bool(name, value):
+    if not _is_bool(value):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 
 def _check_int(name, value, minimum, maximum=None):
-    import numpy as np
-
-    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum
+    if (_is_bool(value) or not isinstance(value, numbers.Integral) or value < minimum
             or (maximum is not None and value > maximum)):
         kind = "a positive int" if minimum == 1 else f"an int >= {minimum}"
         bound = f" of at most {maximum}" if maximum is not None else ""
@@ -211,9 +214,7 @@ def _check_int(name, value, minimum, maximum=None):
 
 
 def _check_number(name, value):
-    import numpy as np
-
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+    if _is_bool(value) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     return value
 

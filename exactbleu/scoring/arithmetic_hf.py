@@ -11,10 +11,11 @@ import math
 
 import numpy as np
 
+from ..smoothing import HF
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
-NAME = "HF"
+NAME = HF
 
 
 def _effective_order(totals, settings):
@@ -47,7 +48,8 @@ def score(sums: Sums, settings) -> Scored:
         geometric_mean = 0.0
 
     if translation_length == 0 or (ref_length == 0 and settings.statistics.ref_length == "shortest"):
-        # HF's guard (evaluate issue 601). HF only ever takes the shortest reference.
+        # HF's guard: nothing to divide by, so no ratio and no penalty, where HF itself would divide
+        # by zero. HF only ever takes the shortest reference.
         ratio = brevity_penalty = 0.0
     elif ref_length == 0:
         # The closest reference is empty: BP is 1 because c > r, as in Papineni et al., NLTK and

@@ -14,11 +14,11 @@ import sys
 
 import numpy as np
 
-from ..smoothing import NLTK_FIFTH_ORDER  # they read the 5-gram precision at any order
+from ..smoothing import NLTK, NLTK_FIFTH_ORDER  # methods 5 and 7 read the 5-gram precision at any order
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
-NAME = "NLTK"
+NAME = NLTK
 # Methods whose precisions are exact fractions of fractions: their rows are scored one by one.
 _RATIONAL = {"method5", "method6", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5

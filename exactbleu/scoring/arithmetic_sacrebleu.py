@@ -9,10 +9,11 @@ import math
 
 import numpy as np
 
+from ..smoothing import SACREBLEU
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
-NAME = "sacrebleu"
+NAME = SACREBLEU
 
 
 def score(sums: Sums, settings) -> Scored:
@@ -45,7 +46,7 @@ def sacrebleu_percent(translation_length, ref_length, matches, totals, settings)
         brevity_penalty = math.exp(1 - ref_length / translation_length) if translation_length > 0 else 0.0
 
     percents = [0.0] * max_order
-    if not any(matches):  # sacrebleu's early exit (its issue 141)
+    if not any(matches):  # sacrebleu's early exit: no smoothing method credits a corpus with no match
         return 0.0, percents, brevity_penalty, ratio
     order = max_order
     halvings = 1.0

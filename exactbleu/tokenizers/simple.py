@@ -9,7 +9,7 @@ from .tokenizer_13a import split_mteval_punctuation
 
 # sacrebleu's zh table as it stands, quirk included: it writes the Extension B range as
 # '\u20000'..'\u2a6d6' and the Compatibility Supplement as '\u2f800'..'\u2fa1d', which Python
-# reads as two characters each (sacrebleu issue 298). Compared with one character, those bounds
+# reads as two characters each. Compared with one character, those bounds
 # act as U+2001..U+2A6D and U+2F81..U+2FA1, so that is what reproduces its scores.
 _ZH_RANGES = (
     ("\u3400", "\u4db5"), ("\u4e00", "\u9fa5"), ("\u9fa6", "\u9fbb"), ("\uf900", "\ufa2d"),

@@ -73,15 +73,6 @@ def outcome_of(outcomes, name):
     return found
 
 
-def alive(pid):
-    """Whether a process exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def with_sentences(predictions, references):
     expected = hf_bleu(predictions, references)
     expected["sentence_bleu"] = [hf_bleu([p], [r])["bleu"] for p, r in zip(predictions, references)]
