@@ -17,13 +17,22 @@ for variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE")
     os.environ[variable] = "1"
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-import evaluate  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 METRIC_PATH = str(ROOT / "bleu_metric.py")
 WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
+
+# Python runs it in the child processes that ask for it; the test processes must not import it.
+collect_ignore = ["without_transformers"]
+
+
+def without_transformers(**variables):
+    """The environment for a child process that loads the metric but no model: this one, plus
+    ``variables``, with transformers refused (see tests/without_transformers/sitecustomize.py)."""
+    paths = [str(ROOT / "tests" / "without_transformers"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return dict(os.environ, **variables, PYTHONPATH=os.pathsep.join(paths))
 
 # CI runs a fixed, derandomized profile so a failure reproduces; locally, hypothesis explores.
 settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
@@ -32,29 +41,47 @@ settings.register_profile("dev", max_examples=150, deadline=None, suppress_healt
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # The fast tier (-m "not slow") is a quick look while working: each property on a third of the
 # examples. The full run, which CI makes, keeps them all.
-FAST_TIER_EXAMPLES = 50
+FAST_TIER_SHARE = 3
+fast_tier = False
 
 
 def pytest_configure(config):
+    global fast_tier
     if config.getoption("markexpr", "").replace(" ", "") == "notslow":
-        settings.register_profile("fast", settings.get_profile("ci" if os.environ.get("CI") else "dev"),
-                                  max_examples=FAST_TIER_EXAMPLES)
+        fast_tier = True
+        profile = settings.get_profile("ci" if os.environ.get("CI") else "dev")
+        settings.register_profile("fast", profile, max_examples=profile.max_examples // FAST_TIER_SHARE)
         settings.load_profile("fast")
+
+
+def examples(count):
+    """How many examples a property that sets its own count runs: ``count`` in the full run, a
+    third of them in the fast tier."""
+    return max(1, count // FAST_TIER_SHARE) if fast_tier else count
+
+
+def load_metric(*configuration):
+    """The metric, loaded by path as a user loads it."""
+    # Imported here, not at the top: pytest-xdist's controller, which runs no test, loads this
+    # module too, and importing evaluate takes it about 5 s.
+    import evaluate
+
+    return evaluate.load(METRIC_PATH, *configuration)
 
 
 @pytest.fixture(scope="session")
 def bleu():
-    return evaluate.load(METRIC_PATH)
+    return load_metric()
 
 
 @pytest.fixture(scope="session")
 def sacrebleu_preset():
-    return evaluate.load(METRIC_PATH, "sacrebleu")
+    return load_metric("sacrebleu")
 
 
 @pytest.fixture(scope="session")
 def nltk_preset():
-    return evaluate.load(METRIC_PATH, "nltk")
+    return load_metric("nltk")
 
 
 @pytest.fixture
@@ -105,7 +132,7 @@ def run_distributed(jobs, world, work):
     (work / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
     processes = [subprocess.Popen([sys.executable, "-c", _DISTRIBUTED, METRIC_PATH, str(rank), str(world), str(work),
                                    str(work / "jobs.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for rank in range(world)]
+                                  text=True, env=without_transformers()) for rank in range(world)]
     outputs = [process.communicate(timeout=300) for process in processes]
     assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
     return [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]

@@ -4,6 +4,7 @@ compute(sentence_level=True) under every convention and option."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from oracles import corpora
 
 CAT_REFERENCES = ["the cat is on the mat", "there is a cat on the mat"]
@@ -38,7 +39,7 @@ def test_the_classic_clipping_example():
     assert segment["sentence_bleu"] == 2 / 7
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(corpus=corpora(max_segments=6, max_references=3), options=st.sampled_from(OPTION_SETS))
 def test_explain_is_consistent_with_statistics_and_sentence_scores(bleu, corpus, options):
     predictions, references = corpus

@@ -24,7 +24,7 @@ import exactbleu
 from exactbleu import cli
 from exactbleu.options import DECLARED, DEFAULTS, OPTION, PRESETS
 from oracles import OPTIONS, outcome, segments
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, examples
 
 # Options that choose between alternatives, so that a later one replaces an earlier one as a whole:
 # the metric's load-time and compute-time options are split without cutting through these.
@@ -133,7 +133,7 @@ def space_arguments(options):
     return page
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=line_corpora(), preset=st.sampled_from(sorted(PRESETS)), options=OPTIONS,
        counting=st.tuples(st.sampled_from(sorted(PRESETS)), OPTIONS), cut=st.integers(0, 5),
        sides=st.integers(0, 2**16))

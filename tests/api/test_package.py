@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import exactbleu
-from conftest import METRIC_PATH, ROOT
+from conftest import METRIC_PATH, ROOT, without_transformers
 from exactbleu import options
 from oracles import corpora, hf_bleu, plain_row
 
@@ -89,7 +89,8 @@ def test_every_public_name_is_what_it_names_whatever_was_imported_first():
             "[importlib.import_module(m.name) for m in pkgutil.walk_packages(exactbleu.__path__, 'exactbleu.') "
             "if m.name != 'exactbleu.__main__']; "
             "print(sorted(n for n in exactbleu.__all__ if n != 'compat' and isinstance(getattr(exactbleu, n), types.ModuleType)))")
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                               env=without_transformers())
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == "[]"
     assert "bleu_matrix" in dir(exactbleu) and callable(exactbleu.self_bleu)
@@ -110,7 +111,8 @@ def test_three_ways_to_the_command_line_print_the_same(tmp_path):
     hypothesis.write_text("the cat sat on the mat\na dog ran\n", encoding="utf-8")
     console = shutil.which("exactbleu", path=os.path.dirname(sys.executable))
     assert console, "the exactbleu command is not installed"
-    outputs = [run(*command, str(reference), "-i", str(hypothesis), "--preset", "sacrebleu", cwd=tmp_path)
+    outputs = [run(*command, str(reference), "-i", str(hypothesis), "--preset", "sacrebleu", cwd=tmp_path,
+                   env=without_transformers())
                for command in ([console], [sys.executable, "-m", "exactbleu"], [sys.executable, METRIC_PATH])]
     assert all(output.returncode == 0 for output in outputs), [output.stderr for output in outputs]
     assert len({output.stdout for output in outputs}) == 1
@@ -128,7 +130,7 @@ def test_the_metric_loads_by_its_path_or_a_folder_named_like_a_space_from_any_fo
             f"for where in ({METRIC_PATH!r}, {str(space)!r}):\n"
             "    bleu = evaluate.load(where)\n"
             "    print(type(bleu).__module__, bleu.compute(predictions=['a b c d'], references=['a b c d'])['bleu'])")
-    completed = run(sys.executable, "-c", code, cwd=tmp_path)
+    completed = run(sys.executable, "-c", code, cwd=tmp_path, env=without_transformers())
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split()[-4:] == ["exactbleu.evaluate_metric", "1.0"] * 2
 
@@ -140,7 +142,7 @@ def test_the_metric_loads_from_the_repository_folder_with_nothing_installed():
             "import os, evaluate; os.environ['HF_EVALUATE_OFFLINE'] = '1';"
             "print(evaluate.load('bleu_metric.py').compute(predictions=['a b c d'], references=['a b c d'])['bleu']);"
             "import exactbleu; print(exactbleu.__file__)")
-    completed = run(sys.executable, "-c", code, cwd=ROOT)
+    completed = run(sys.executable, "-c", code, cwd=ROOT, env=without_transformers())
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split() == ["1.0", str(ROOT / "exactbleu" / "__init__.py")]
 
@@ -151,7 +153,7 @@ def test_without_the_package_the_error_says_how_to_install_it(tmp_path):
     shutil.copy(METRIC_PATH, copy)
     code = ("import sys, runpy; sys.modules['exactbleu'] = None;"  # as if it were not installed
             f"runpy.run_path({str(copy)!r})")
-    completed = run(sys.executable, "-c", code, cwd=tmp_path)
+    completed = run(sys.executable, "-c", code, cwd=tmp_path, env=without_transformers())
     assert completed.returncode != 0
     assert "needs the exactbleu package" in completed.stderr and "pip install -e ." in completed.stderr
 

@@ -9,6 +9,7 @@ from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, modified_precision, sentence_bleu
 
+from conftest import examples
 from oracles import nltk_quietly, random_cases
 
 NLTK_OPTIONS = {"tokenizer": "none", "ref_length": "closest"}
@@ -64,7 +65,7 @@ def same_number(ours, expected):
 
 
 @seed(2028)
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(corpus=short_corpora(), weights=st.sampled_from(WEIGHTS),
        method=st.sampled_from([None, "method1", "method2", "method3", "method4"]))
 def test_corpus_bleu_equals_nltk_on_short_hypotheses(nltk_preset, corpus, weights, method):
@@ -78,7 +79,7 @@ def test_corpus_bleu_equals_nltk_on_short_hypotheses(nltk_preset, corpus, weight
 
 
 @seed(2028)
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(corpus=short_corpora(max_segments=12), weights=st.sampled_from(WEIGHTS),
        method=st.sampled_from(["method0", "method1", "method2", "method3", "method4", "method5", "method6",
                                "method7"]))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import exactbleu
+from conftest import examples
 from exactbleu import options, tokenizers
 from oracles import corpora, streams
 
@@ -30,7 +31,7 @@ def assert_same_score(ours, theirs):
     "tokenizer, smooth_method, effective_order, lowercase",
     list(itertools.product(TOKENIZERS, SMOOTHING, [False, True], [False, True])),
 )
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(corpus=corpora(max_segments=6, max_references=3))
 def test_corpus_and_sentence_scores(sacrebleu_preset, corpus, tokenizer, smooth_method, effective_order, lowercase):
     predictions, references = corpus

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import METRIC_PATH, ROOT
+from conftest import METRIC_PATH, ROOT, without_transformers
 from oracles import hf_bleu, random_corpus
 
 pytestmark = pytest.mark.slow  # a process that runs the scenarios
@@ -61,7 +61,7 @@ def outcomes(tmp_path_factory):
     scenarios = {name: SCENARIOS[name].replace("CACHE_DIR", repr(str(cache)))
                  for name in [first, *(name for name in SCENARIOS if name != first)]}
     completed = subprocess.run([sys.executable, "-c", PRELUDE], input=json.dumps(scenarios), capture_output=True,
-                               text=True, timeout=400, cwd=ROOT)
+                               text=True, timeout=400, cwd=ROOT, env=without_transformers())
     assert completed.returncode == 0, completed.stderr[-3000:]
     return json.loads(completed.stdout.strip().splitlines()[-1]), cache
 

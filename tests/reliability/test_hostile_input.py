@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, examples
 from exactbleu import options, tokenizers
 from oracles import corpora, hf_bleu, sacrebleu_13a, streams
 
@@ -282,7 +282,7 @@ OPTION_SETS = [
 ]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(corpus=corpora(), options=st.sampled_from(OPTION_SETS))
 def test_bleu_is_between_zero_and_one(bleu, corpus, options):
     predictions, references = corpus
@@ -292,7 +292,7 @@ def test_bleu_is_between_zero_and_one(bleu, corpus, options):
     assert all(0.0 <= precision <= 1.0 for precision in result["precisions"])
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(corpus=corpora(), ref_length=st.sampled_from(["shortest", "closest"]), seed=st.integers(0, 2**32 - 1),
        options=st.sampled_from([{}, {"smooth": True}, {"smooth_method": "exp", "rstrip": True}]))
 def test_corpus_order_and_reference_order_change_nothing(bleu, corpus, ref_length, seed, options):
@@ -307,7 +307,7 @@ def test_corpus_order_and_reference_order_change_nothing(bleu, corpus, ref_lengt
     assert shuffled == original
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(words=st.lists(st.sampled_from(["the", "cat", "größer", "日本語", "3.5", ",", "a-b", "x"]), min_size=1, max_size=30),
        max_order=st.integers(1, 6), options=st.sampled_from(OPTION_SETS[:6]))
 def test_a_prediction_identical_to_its_only_reference_scores_one(bleu, words, max_order, options):
@@ -319,7 +319,7 @@ def test_a_prediction_identical_to_its_only_reference_scores_one(bleu, words, ma
     assert result["bleu"] == 1.0
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(corpus=corpora(), options=st.sampled_from(OPTION_SETS))
 def test_sentence_scores_from_statistics_equal_compute(bleu, corpus, options):
     predictions, references = corpus
@@ -344,7 +344,7 @@ def plane_text(plane):
 
 @pytest.mark.parametrize("plane", range(17))
 @pytest.mark.parametrize("tokenizer", TOKENIZERS)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(data=st.data())
 def test_tokens_and_scores_equal_sacrebleu_on_every_plane(sacrebleu_preset, plane, tokenizer, data):
     predictions = data.draw(st.lists(plane_text(plane), min_size=1, max_size=5))

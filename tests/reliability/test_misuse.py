@@ -12,7 +12,7 @@ import threading
 import evaluate
 import pytest
 
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, without_transformers
 from oracles import hf_bleu
 
 
@@ -174,7 +174,7 @@ def test_a_failed_distributed_compute_keeps_the_gathered_data_on_rank_0_and_remo
     (tmp_path / "data.json").write_text(json.dumps({"predictions": predictions, "references": references}))
     processes = [subprocess.Popen([sys.executable, "-c", _FAILING_RANK, METRIC_PATH, str(rank), str(tmp_path / "cache"),
                                    str(tmp_path / "data.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for rank in range(2)]
+                                  text=True, env=without_transformers()) for rank in range(2)]
     outputs = [process.communicate(timeout=300) for process in processes]
     assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
     (outcome, result, files), (other_outcome, _, _) = (json.loads(out.splitlines()[-1]) for out, _ in outputs)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import exactbleu
-from conftest import METRIC_PATH, ROOT
+from conftest import METRIC_PATH, ROOT, without_transformers
 from pages import recipe
 
 pytestmark = pytest.mark.slow  # distributed engines in processes of their own
@@ -73,7 +73,7 @@ def kill(members):
 def run(command, scratch, cwd=ROOT):
     """Run ``command`` offline in a new session; return its stdout once it and everything it
     started are gone. Fails (after killing them) if it runs over TIMEOUT, fails, or leaves processes."""
-    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
+    env = without_transformers(HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
                GRADIO_ANALYTICS_ENABLED="False", RAY_USAGE_STATS_ENABLED="0", TMPDIR=str(scratch),
                RAY_TMPDIR=str(scratch),
                # A token of this run's own: without one, ray.init writes a new one to ~/.ray/auth_token.

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import METRIC_PATH, run_distributed
+from conftest import METRIC_PATH, examples, run_distributed
 from oracles import corpora
 
 OPTION_SETS = [
@@ -22,7 +22,7 @@ OPTION_SETS = [
 ]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(corpus=corpora(), options=st.sampled_from(OPTION_SETS), cut=st.integers(0, 8))
 def test_statistics_of_any_split_score_like_compute(bleu, corpus, options, cut):
     predictions, references = corpus
