@@ -1,18 +1,35 @@
-"""CI runs the benchmark only in its tiny smoke mode: it must still run and agree with HF."""
-
-import pytest
+"""CI runs the benchmarks only in their tiny smoke modes: they must still run, and the answers
+they compare must still agree."""
 
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
-pytestmark = pytest.mark.slow  # the benchmark's processes
+pytestmark = pytest.mark.slow  # the benchmarks' processes
 
 
-def test_benchmark_runs_in_smoke_mode():
-    completed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--smoke"],
+def smoke_run(script):
+    completed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--smoke"],
                                capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert completed.returncode == 0, completed.stderr[-3000:]
-    assert "| corpus | ours | bleuscore (Rust)" in completed.stdout
-    assert "wrote" in completed.stdout  # the scaling plot
+    return completed.stdout
+
+
+def test_the_corpus_benchmark_runs_in_smoke_mode():
+    printed = smoke_run("run.py")
+    assert "| corpus | ours | bleuscore (Rust)" in printed
+    assert "wrote" in printed  # the scaling plot
+
+
+def test_the_per_sentence_benchmark_runs_and_its_answers_agree_in_smoke_mode():
+    """Its speed goals do not apply at tiny sizes; its exactness checks (equal to a loop of
+    sentence_bleu, to sacrebleu, NLTK, fast-bleu and Texygen's loop) do."""
+    printed = smoke_run("per_sentence.py")
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in printed.splitlines()
+            if line.startswith("| ") and line.count("|") == 6]
+    exactness = [row for row in rows if row[3] == "equal" or row[3].startswith("≤ 1e-")]
+    assert len(exactness) >= 7, printed
+    assert all(row[4] == "yes" for row in exactness), [row for row in exactness if row[4] != "yes"]
