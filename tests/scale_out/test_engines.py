@@ -74,10 +74,10 @@ def run(command, scratch, cwd=ROOT):
     """Run ``command`` offline in a new session; return its stdout once it and everything it
     started are gone. Fails (after killing them) if it runs over TIMEOUT, fails, or leaves processes."""
     env = without_transformers(HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
-               GRADIO_ANALYTICS_ENABLED="False", RAY_USAGE_STATS_ENABLED="0", TMPDIR=str(scratch),
-               RAY_TMPDIR=str(scratch),
-               # A token of this run's own: without one, ray.init writes a new one to ~/.ray/auth_token.
-               RAY_AUTH_TOKEN=secrets.token_hex(32))
+                               GRADIO_ANALYTICS_ENABLED="False", RAY_USAGE_STATS_ENABLED="0", TMPDIR=str(scratch),
+                               RAY_TMPDIR=str(scratch),
+                               # A token of this run's own: without one, ray.init writes a new one to ~/.ray/auth_token.
+                               RAY_AUTH_TOKEN=secrets.token_hex(32))
     # Files, not pipes: a process left behind would hold a pipe open, and reading it would wait for that.
     out, err = scratch / "run.out", scratch / "run.err"
     with out.open("w", encoding="utf-8") as stdout, err.open("w", encoding="utf-8") as stderr:
