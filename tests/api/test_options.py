@@ -167,7 +167,7 @@ def test_scoring_exp_smoothing_halves_per_missing_order():
 
 
 def test_scoring_no_match_at_all_is_zero_even_smoothed():
-    """sacrebleu issue 141: smoothing must not give credit when nothing matches."""
+    """As in sacrebleu, smoothing gives no credit to a corpus where nothing matches at any order."""
     for method in ("exp", "floor", "add-k"):
         assert score([3, 3, 0, 0, 0, 0, 3, 2, 1, 0], smooth_method=method)["bleu"] == 0.0
 

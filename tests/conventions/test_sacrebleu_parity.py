@@ -71,7 +71,7 @@ def test_same_tokens_on_random_unicode(tokenizer, lowercase, line):
 
 
 def test_zh_reproduces_the_two_character_range_quirk():
-    """sacrebleu's table reads '\\u20000' as U+2000 and '0' (its issue 298): U+2001..U+2A6D count
+    """sacrebleu's table reads '\\u20000' as U+2000 and '0' (a four-digit escape): U+2001..U+2A6D count
     as Chinese characters, and U+20000 (a real Extension B ideograph) does not."""
     theirs = BLEU(tokenize="zh")
     for character in ["\u2000", "\u2001", "\u2a6d", "\u2a6e", "\U00020000", "\u2f80", "\u2f81", "\u2fa1", "\u2fa2"]:
