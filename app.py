@@ -15,8 +15,13 @@ it. Its worker processes import this file again when they start, so nothing here
 but `demo`, which is built on first use.
 """
 
+from typing import TYPE_CHECKING
 
-def __getattr__(name):
+if TYPE_CHECKING:  # only for the type: gradio loads with the page, on first use
+    import gradio as gr
+
+
+def __getattr__(name: str) -> "gr.Blocks":
     """``app.demo``, the page, built when first asked for (as Gradio's tools and the tests ask)."""
     if name == "demo":
         from space.page import demo

@@ -8,9 +8,10 @@ the class), where BLEU lives. ``python bleu_metric.py REF -i HYP`` is its comman
 import importlib
 import os
 import sys
+from types import ModuleType
 
 
-def _import_exactbleu(module):
+def _import_exactbleu(module: str) -> ModuleType:
     """A module of the exactbleu package: installed, on the path (the repository's folder), or
     beside this file when it runs as a script. (Imported in a function, not at the top: evaluate
     checks top-level imports and would tell the user to install it from PyPI.)"""

@@ -20,6 +20,7 @@ explain event, called as a raw queue request with 10 MB of text. The server is k
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -42,9 +43,11 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 for _variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
     os.environ[_variable] = "1"
 
-from exactbleu.tokenizers import RUN_LENGTH, TOKENIZERS, Price  # noqa: E402
+from exactbleu import TOKENIZERS, Price  # noqa: E402
 from space import pricing  # noqa: E402
 from space import requests as space_requests  # noqa: E402
+
+RUN_LENGTH = Price.RUN_LENGTH
 
 
 # --- Prices -------------------------------------------------------------------------------------
@@ -55,7 +58,7 @@ def _random_text(low, high, length, seed):
 
 
 # Inputs to price, each repeated to the size wanted and cut into lines; one without spaces makes
-# runs as long as its lines, which MeCab is priced for apart (exactbleu.tokenizers.RUN_LENGTH).
+# runs as long as its lines, which MeCab is priced for apart (exactbleu.Price.RUN_LENGTH).
 PATTERNS = {
     "a.b.": "a.b. ", "1.2.": "1.2. ", "a.": "a. ", "x": "x ", "word": "hello ", "punctuation": "!?,;:",
     "ampersand": "& ", "quote": "' ", "ascii": _random_text(33, 126, 2000, 1),
@@ -93,10 +96,12 @@ def _grown(measure, at_least, start=1000, most=1_000_000):
 def measure_prices(tokenizers, at_least=0.3, repeats=2):
     """The measured price of each term of space.pricing.cost_of, before its margin: a dict of
     {name: (seconds per unit, the input that set it)}."""
-    from exactbleu import api
-    from exactbleu.engine import _max_token_bits
-    from exactbleu.options import resolve_settings
+    import exactbleu
+    from exactbleu import packed_token_limit, resolve_settings
     from exactbleu.tokenizers import token_text
+
+    def scored(lines, references, settings):
+        return exactbleu.corpus_bleu(lines, references, settings, threads=1)
 
     prices = {}
 
@@ -118,8 +123,8 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
                                                              tokenize), at_least)
                 keep(f"{tokenizer} character", seconds / size, f"{name}, lines of {line_length:,}")
         settings = resolve_settings(tokenizer=tokenizer, max_order=8, sentence_level=True, signature=True)
-        seconds, lines = _grown(lambda size: _best_of(repeats, api.result_of, ["x"] * size, [["x"]] * size, settings,
-                                                      api.Counting(None, 1, None)), at_least, most=100_000)
+        seconds, lines = _grown(lambda size: _best_of(repeats, scored, ["x"] * size, [["x"]] * size, settings),
+                                at_least, most=100_000)
         keep(f"{tokenizer} line", seconds / (2 * lines), "'x' lines, scored at order 8")
         if tokenizer == "moses":
             for name in ("1.2.", "a.b.", "a."):
@@ -136,22 +141,21 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
     # 2**bits distinct tokens; every character of this text is a distinct token.
     for order in range(1, 9):
         settings = resolve_settings(tokenizer="char", max_order=order)
-        limit = 1 << _max_token_bits(order)
+        limit = packed_token_limit(order)
         text = _random_text(0x4E00, 0x9FFF, 400_000, order)
         for kind, lengths in (("packed", [min(limit - 1, 200_000)]), ("definition", [limit, 1_000, 200_000])):
             # order 1 packs any segment the token limit lets through: no definition to measure
             for length in (n for n in lengths if (n >= limit) == (kind == "definition") and n <= 200_000):
                 def count(size):
                     lines = [text[start : start + length] for start in range(0, size, length)]
-                    return _best_of(repeats, api.result_of, lines, [[line] for line in lines], settings,
-                                    api.Counting(None, 1, None))
+                    return _best_of(repeats, scored, lines, [[line] for line in lines], settings)
                 seconds, size = _grown(count, at_least, start=max(1000, length), most=400_000)
                 keep(f"{kind} order {order}", seconds / (2 * size), f"lines of {length:,} CJK characters")
     # explain: one line of distinct tokens, every order.
     line = _random_text(0x4E00, 0x9FFF, 1000, 9)
     for order in (1, 4, 8):
         settings = resolve_settings(tokenizer="char", max_order=order)
-        seconds = _best_of(repeats, api.explain_with, [line], [[line]], settings, api.Counting(None, 1, None))
+        seconds = _best_of(repeats, lambda *arguments: list(exactbleu.explain(*arguments)), [line], [[line]], settings)
         keep("explain", seconds / (2 * len(line) * order), f"a line of {len(line)} CJK characters, order {order}")
     # The paired tests: lines of 20 random words, 13a, sacrebleu's defaults.
     rng = random.Random(10)
@@ -161,8 +165,9 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
         times = {}
         for lines in (1_000, 10_000):
             corpus = [[" ".join(rng.choice(words) for _ in range(20)) for _ in range(lines)] for _ in range(3)]
-            times[lines] = _best_of(repeats, api.paired_test_with, {"a": corpus[0], "b": corpus[1]}, corpus[2], None,
-                                    test, None, 12345, settings, api.Counting(None, 1, None))
+            times[lines] = _best_of(repeats, lambda *arguments: exactbleu.paired_test(*arguments, test=test,
+                                                                                    preset=settings, threads=1),
+                                    {"a": corpus[0], "b": corpus[1]}, corpus[2])
         per_line = max(0.0, (times[10_000] - times[1_000]) / 9_000)
         keep(f"paired {test} per line", per_line, "1,000 and 10,000 lines")
         keep(f"paired {test} fixed", max(0.0, times[1_000] - 1_000 * per_line), "1,000 and 10,000 lines")
@@ -172,8 +177,8 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
 def calibration(tokenizers, orders=(1, 2, 4, 8), target=0.5, repeats=2):
     """For each tokenizer, the largest ratio of measured seconds to space.pricing.cost_of's estimate, over
     every pattern, line length and order: below 1, the estimate holds."""
-    from exactbleu import api
-    from exactbleu.options import resolve_settings
+    import exactbleu
+    from exactbleu import resolve_settings
 
     worst = {}
     cases = [(name, pattern, line_length) for name, pattern in PATTERNS.items() for line_length in (100, 100_000)]
@@ -190,8 +195,8 @@ def calibration(tokenizers, orders=(1, 2, 4, 8), target=0.5, repeats=2):
                     if estimate >= target or size >= 2_000_000:
                         break
                     size *= 2
-                seconds = _best_of(repeats, api.result_of, lines, [[line] for line in lines], settings,
-                                   api.Counting(None, 1, None))
+                seconds = _best_of(repeats, lambda *arguments: exactbleu.corpus_bleu(*arguments, threads=1), lines,
+                                   [[line] for line in lines], settings)
                 ratio = seconds / estimate
                 if ratio > worst.get(tokenizer, (0,))[0]:
                     worst[tokenizer] = (ratio, f"{name}, lines of {line_length:,}, order {order}: {seconds:.2f} s "
@@ -219,7 +224,7 @@ def print_prices(tokenizers, quick):
 def declared_price(name):
     """The declared price of a measured term, by the term's name."""
     words = name.split()
-    if words[0] in TOKENIZERS and words[-1] in Price._fields:
+    if words[0] in TOKENIZERS and words[-1] in {field.name for field in dataclasses.fields(Price)}:
         return getattr(TOKENIZERS[words[0]].price, words[-1])
     if words[0] in ("packed", "definition"):
         return (pricing.PACKED_PRICE if words[0] == "packed" else pricing.DEFINITION_PRICE)[int(words[-1]) - 1]

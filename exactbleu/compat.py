@@ -1,6 +1,6 @@
 """sacrebleu's BLEU API, as a drop-in: ``from exactbleu import compat as sacrebleu``.
 
-Its layouts and return types are sacrebleu's, and so are its numbers:
+Its layouts, return types, text formats and signatures are sacrebleu 2.6's, and so are its numbers:
 
 - ``corpus_bleu(hypotheses, [ref_stream, ...])``: references as *streams*, one list per
   reference set, each with a reference (or None) for every hypothesis. The rest of exactbleu takes
@@ -10,46 +10,65 @@ Its layouts and return types are sacrebleu's, and so are its numbers:
 - ``BLEU(...)`` with ``corpus_score``, ``sentence_score`` (effective order off unless asked for,
   as sacrebleu's) and ``get_signature``, and ``BLEU.compute_bleu`` on given statistics.
 - ``BLEUScore`` results with ``.score`` (0..100), ``.counts``, ``.totals``, ``.precisions`` (in
-  percent), ``.bp``, ``.sys_len``, ``.ref_len`` and sacrebleu's ``format``.
+  percent), ``.bp``, ``.sys_len``, ``.ref_len`` and sacrebleu's ``format``, which exactbleu's
+  command line prints too.
 
 Everything is counted and scored by exactbleu's one core, under the ``"sacrebleu"`` preset.
 """
 
 import json
 import os
-from typing import List, Optional, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Set as AbstractSet
+from typing import Any, ClassVar, cast
 
-from . import api
-from .inputs import as_list, check_inputs, check_segment
-from .options import resolve_settings, signature
-from .scoring import SMOOTH_DEFAULTS, scored
-from .significance import paired_test_statistics
-from .sufficient_statistics import Sums
-from .tokenizers import TOKENIZER_OF_LANGUAGE, TOKENIZERS
+from . import (
+    PRESETS,
+    SMOOTHING,
+    TOKENIZERS,
+    ReferenceCache,
+    Scored,
+    Settings,
+    Sums,
+    bootstrap,
+    resolve_settings,
+    scored,
+    statistics,
+    tokenizer_for_language,
+)
+from . import Signature as ExactSignature
 
 MAX_NGRAM_ORDER = 4
+# The sacrebleu release whose numbers and signatures this reproduces.
+SACREBLEU_VERSION = "2.6.0"
+# sacrebleu's smoothing methods and the defaults of their values.
+SMOOTH_DEFAULTS: dict[str, float | None] = {name: method.default for name, method in SMOOTHING.items()
+                                               if method.arithmetic == SMOOTHING["exp"].arithmetic}
+SACREBLEU = "sacrebleu"
+DEFAULT_TOKENIZER = str(PRESETS[SACREBLEU].options["tokenizer"])
 
 
 class BLEUScore:
     """A BLEU score as sacrebleu's ``BLEUScore`` holds it: the score and precisions in percent, the
     matched and total n-grams per order (with add-k's k added, as sacrebleu reports them), the
-    brevity penalty and the lengths."""
+    brevity penalty and the lengths. ``ratio`` is the length ratio its arithmetic gives (by
+    default sacrebleu's, ``sys_len / ref_len``)."""
 
-    def __init__(self, score: float, counts: List, totals: List, precisions: List[float], bp: float,
-                 sys_len: int, ref_len: int):
+    def __init__(self, score: float, counts: list[Any], totals: list[Any], precisions: list[float], bp: float,
+                 sys_len: int, ref_len: int, *, ratio: float | None = None):
         self.name, self.score = "BLEU", score
         self.counts, self.totals, self.precisions = counts, totals, precisions
         self.bp, self.sys_len, self.ref_len = bp, sys_len, ref_len
-        self.ratio = sys_len / ref_len if ref_len else 0
+        self.ratio = (sys_len / ref_len if ref_len else 0) if ratio is None else ratio
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
-        self._mean, self._ci = -1.0, -1.0  # a bootstrap estimate, when corpus_score asks for one
+        self._mean, self._ci = -1.0, -1.0  # a bootstrap estimate, when one is asked for
         self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} hyp_len = {sys_len:d} "
                          f"ref_len = {ref_len:d})")
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
         """The score as sacrebleu prints it: alone, on a line, or as JSON."""
         shown = f"{self.score:.{width}f}"
-        fields = {"name": self.name, "score": float(shown), "signature": signature}
+        fields: dict[str, object] = {"name": self.name, "score": float(shown), "signature": signature}
         if self._mean > 0:
             mean, half_width = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
             shown += f" (μ = {mean} ± {half_width})"
@@ -61,78 +80,86 @@ class BLEUScore:
         line = f"{self.name}|{signature} = {shown}" if signature else f"{self.name} = {shown}"
         fields["verbose_score"] = self._verbose
         if is_json:
-            fields.update(field.split(":", 1) for field in signature.split("|") if signature)
+            for field in signature.split("|") if signature else []:
+                name, value = field.split(":", 1)
+                fields[name] = value
             return json.dumps(fields, indent=1, ensure_ascii=False)
         return f"{line} {self._verbose}"
 
     def __repr__(self) -> str:
         return self.format()
 
+    @classmethod
+    def of(cls, sums: Sums, result: Scored) -> "BLEUScore":
+        """The score of summed statistics, on sacrebleu's scale (100 times the score in the other
+        arithmetics, as exactbleu's command line prints them)."""
+        to_percent = 100 // result.scale
+        return cls(to_percent * result.value, list(sums.matches), list(sums.totals),
+                   [to_percent * precision for precision in result.precisions], result.brevity_penalty,
+                   int(sums.prediction_length), int(sums.reference_length), ratio=result.length_ratio)
 
-class Signature:
+
+class Signature(ExactSignature):
     """A score's settings as sacrebleu's signature names them (``format(short=True)``: its short
-    names); exactbleu adds a field wherever the settings depart from sacrebleu's conventions."""
+    names): exactbleu's signature without the fields sacrebleu lacks, with sacrebleu's version."""
 
-    def __init__(self, settings, nrefs, test=None):
-        self._settings, self._nrefs, self._test = settings, nrefs, test
+    FIELDS = ("nrefs", "bs", "ar", "seed", "case", "eff", "tok", "smooth", "version")
 
-    def format(self, short: bool = False) -> str:
-        return signature(self._settings, self._nrefs, self._test, short=short)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    __repr__ = __str__
+    def __init__(self, settings: Settings, nrefs: int | str, test: tuple[str, int] | None = None):
+        super().__init__(settings, nrefs, test)
+        self.fields = [(name, SACREBLEU_VERSION if name == "version" else value) for name, value in self.fields
+                       if name in self.FIELDS]
 
 
 class BLEU:
     """sacrebleu's ``BLEU`` metric: the same arguments, methods and numbers."""
 
-    SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
+    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(SMOOTH_DEFAULTS)
     TOKENIZERS = TOKENIZERS.keys()
-    TOKENIZER_DEFAULT = "13a"
+    TOKENIZER_DEFAULT = DEFAULT_TOKENIZER
 
-    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: Optional[str] = None,
-                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = None,
+                 smooth_method: str = "exp", smooth_value: float | None = None,
                  max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False, trg_lang: str = "",
-                 references: Optional[Sequence[Sequence[Optional[str]]]] = None):
+                 references: Sequence[Sequence[str | None]] | None = None):
         if smooth_method not in SMOOTH_DEFAULTS:
             raise ValueError(f"smooth_method must be one of {list(SMOOTH_DEFAULTS)} (sacrebleu's), got "
                              f"{smooth_method!r:.80}")
         if tokenize is None:  # sacrebleu's choice by target language
-            tokenize = TOKENIZER_OF_LANGUAGE.get(trg_lang, self.TOKENIZER_DEFAULT)
+            tokenize = tokenizer_for_language(trg_lang)
         self.lowercase, self.smooth_method, self.smooth_value = lowercase, smooth_method, smooth_value
         self.max_ngram_order, self.effective_order, self.trg_lang = max_ngram_order, effective_order, trg_lang
         self._force = force  # accepted: exactbleu never warns about tokenized input
         # effective_order is given, so the preset's per-sentence rule never applies: as sacrebleu's.
-        self._settings = resolve_settings("sacrebleu", tokenizer=tokenize, lowercase=lowercase,
-                                          smooth_method=smooth_method, smooth_value=_value_of(smooth_method, smooth_value),
-                                          max_order=max_ngram_order, effective_order=effective_order)
-        self._cache = api.ReferenceCache()
-        self._references = None
-        self.num_refs = None
-        self.n_bootstrap = self.seed = None
-        if references is not None:
-            self._references = _per_segment(references, None)
+        self._options: dict[str, Any] = {"tokenizer": tokenize, "lowercase": lowercase,
+                                         "smooth_method": smooth_method,
+                                         "smooth_value": _value_of(smooth_method, smooth_value),
+                                         "max_order": max_ngram_order, "effective_order": effective_order}
+        self._settings = resolve_settings(SACREBLEU, **self._options)
+        self._cache = ReferenceCache()
+        self._references = None if references is None else _per_segment(references, None)
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
 
     @staticmethod
-    def compute_bleu(correct: List[int], total: List[int], sys_len: int, ref_len: int, smooth_method: str = "none",
-                     smooth_value: Optional[float] = None, effective_order: bool = False,
+    def compute_bleu(correct: list[int], total: list[int], sys_len: int, ref_len: int, smooth_method: str = "none",
+                     smooth_value: float | None = None, effective_order: bool = False,
                      max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
         """The score of given statistics: matched and total n-grams per order, and the lengths."""
-        settings = resolve_settings("sacrebleu", smooth_method=smooth_method,
-                                    smooth_value=_value_of(smooth_method, smooth_value),
-                                    effective_order=effective_order, max_order=max_ngram_order)
         if len(correct) != max_ngram_order or len(total) != max_ngram_order:
             raise ValueError(f"correct and total must hold max_ngram_order={max_ngram_order} counts each, got "
                              f"{len(correct)} and {len(total)}")
+        settings = resolve_settings(SACREBLEU, smooth_method=smooth_method,
+                                    smooth_value=_value_of(smooth_method, smooth_value),
+                                    effective_order=effective_order, max_order=max_ngram_order)
         return _score(Sums(sys_len, ref_len, list(correct), list(total), []), settings)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Sequence[Sequence[Optional[str]]]],
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None,
                      n_bootstrap: int = 1) -> BLEUScore:
         """Corpus BLEU of the hypotheses against reference streams (None: those given to ``BLEU``);
         with ``n_bootstrap`` > 1, sacrebleu's bootstrap mean and 95% interval too."""
-        hypotheses = as_list(hypotheses, "hypotheses")
+        hypotheses = _listed(hypotheses, "hypotheses")
         if references is None:
             if self._references is None:
                 raise ValueError("references is None and BLEU(references=...) was not given any: pass the "
@@ -143,27 +170,27 @@ class BLEU:
                                  f"{len(hypotheses)}")
         else:
             per_segment = _per_segment(references, len(hypotheses))
-        predictions, checked, _ = check_inputs(hypotheses, per_segment)
-        counted = api.count_statistics(predictions, checked, self._settings, api.Counting(self._cache))
+        counted = statistics(hypotheses, per_segment, self._settings, cache=self._cache)
         counts = set(map(len, per_segment))
         self.num_refs = counts.pop() if len(counts) == 1 else -1
         result = _score(counted.sums(), self._settings)
         if n_bootstrap > 1:
             seed = os.environ.get("SACREBLEU_SEED", "12345")
-            self.n_bootstrap, self.seed = n_bootstrap, None if seed.lower() == "none" else int(seed)
-            estimate = paired_test_statistics({"system": counted}, "system", self._settings, "bootstrap", n_bootstrap,
-                                              self.seed, percent=True, exact_mean=True)["system"]
-            result._mean, result._ci = estimate["mean"], estimate["ci"]
-            self.seed = seed.lower()
+            self.n_bootstrap, self.seed = n_bootstrap, seed.lower()
+            estimate = bootstrap(counted, SACREBLEU, **self._options, n_bootstrap=n_bootstrap,
+                                 bootstrap_seed=None if seed.lower() == "none" else int(seed))
+            result._mean, result._ci = estimate.percents()
         return result
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a sequence of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}: {hypothesis!r:.80}")
         if isinstance(references, str):
             raise TypeError(f"references must be a sequence of reference strings, got a string: {references!r:.80}; "
                             f"put it in a list")
-        hypothesis, references = check_segment(hypothesis, references)
-        counted = api.count_statistics([hypothesis], [references], self._settings, api.Counting())
+        references = _listed(references, "references")
+        counted = statistics([hypothesis], [references], self._settings)
         self.num_refs = len(references)
         return _score(counted.sums(), self._settings)
 
@@ -171,74 +198,109 @@ class BLEU:
         """The signature of the last score; sacrebleu's needs a score first, for the number of references."""
         if self.num_refs is None:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
-        test = ("bs", self.n_bootstrap) if self.n_bootstrap else None
-        nrefs = "var" if self.num_refs == -1 else self.num_refs
-        return Signature(self._settings, nrefs, test)
+        nrefs: int | str = "var" if self.num_refs == -1 else self.num_refs
+        if not self.n_bootstrap:
+            return Signature(self._settings, nrefs)
+        seed = None if self.seed == "none" else int(str(self.seed))
+        settings = resolve_settings(SACREBLEU, **self._options, n_bootstrap=self.n_bootstrap, bootstrap_seed=seed)
+        return Signature(settings, nrefs, ("bs", self.n_bootstrap))
 
 
-def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], smooth_method: str = "exp",
-                smooth_value: Optional[float] = None, force: bool = False, lowercase: bool = False,
-                tokenize: str = BLEU.TOKENIZER_DEFAULT, use_effective_order: bool = False) -> BLEUScore:
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], smooth_method: str = "exp",
+                smooth_value: float | None = None, force: bool = False, lowercase: bool = False,
+                tokenize: str = DEFAULT_TOKENIZER, use_effective_order: bool = False) -> BLEUScore:
     """sacrebleu's ``corpus_bleu``: ``references`` is a list of reference streams, one per
     reference set, each holding a reference (or None) for every hypothesis."""
     return BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
                 smooth_value=smooth_value, effective_order=use_effective_order).corpus_score(hypotheses, references)
 
 
-def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]],
-                    smooth_value: Optional[float] = SMOOTH_DEFAULTS["floor"]) -> BLEUScore:
+def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                    smooth_value: float | None = SMOOTH_DEFAULTS["floor"]) -> BLEUScore:
     """sacrebleu's ``raw_corpus_bleu``: no tokenizing, ``floor`` smoothing, effective order."""
     return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
-                       tokenize="none", use_effective_order=True)
+                       tokenize=str(PRESETS["nltk"].options["tokenizer"]), use_effective_order=True)
 
 
 def sentence_bleu(hypothesis: str, references: Sequence[str], smooth_method: str = "exp",
-                  smooth_value: Optional[float] = None, lowercase: bool = False,
-                  tokenize: str = BLEU.TOKENIZER_DEFAULT, use_effective_order: bool = True) -> BLEUScore:
+                  smooth_value: float | None = None, lowercase: bool = False,
+                  tokenize: str = DEFAULT_TOKENIZER, use_effective_order: bool = True) -> BLEUScore:
     """sacrebleu's ``sentence_bleu``: one hypothesis against its references, with effective order."""
     return BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method, smooth_value=smooth_value,
                 effective_order=use_effective_order).sentence_score(hypothesis, references)
 
 
-def _value_of(smooth_method: str, smooth_value: Optional[float]) -> Optional[float]:
+def results_table(header: tuple[str, str], rows: Sequence[tuple[str, str]]) -> str:
+    """sacrebleu's results table, as its command line prints several systems: a box-drawn table of
+    two columns, the first right-aligned and the second centred, each cell one or more lines, as
+    tabulate's "fancy_grid" draws it: a column is as wide as its
+    widest cell or its header and two spaces, and one space more on each side."""
+    lines = [[cell.split("\n") for cell in row] for row in [header, *rows]]
+    widths = [max(len(header[column]) + 2, *(len(text) for row in lines[1:] for text in row[column])) + 2
+              for column in range(2)]
+
+    def rule(left: str, middle: str, right: str, fill: str) -> str:
+        return left + middle.join(fill * width for width in widths) + right
+
+    def body(row: list[list[str]]) -> list[str]:
+        height = max(map(len, row))
+        cells = [cell + [""] * (height - len(cell)) for cell in row]
+        return ["│" + f" {first:>{widths[0] - 2}} " + "│" + f"{second:^{widths[1]}}" + "│"
+                for first, second in zip(*cells)]
+
+    out = [rule("╒", "╤", "╕", "═"), *body(lines[0]), rule("╞", "╪", "╡", "═")]
+    for number, row in enumerate(lines[1:]):
+        out += body(row)
+        out.append(rule("╘", "╧", "╛", "═") if number == len(lines) - 2 else rule("├", "┼", "┤", "─"))
+    return "\n".join(out)
+
+
+def _value_of(smooth_method: str, smooth_value: float | None) -> float | None:
     """sacrebleu takes a smooth_value with any method and leaves it unused for "none" and "exp",
     which have no value; the drop-in does the same (exactbleu's own options refuse it there)."""
     return smooth_value if SMOOTH_DEFAULTS.get(smooth_method) is not None else None
 
 
-def _per_segment(streams, hypotheses: Optional[int]) -> List[List[str]]:
+def _listed(value: object, name: str) -> list[Any]:
+    """A list, tuple or array as a list; a string, a dict or a set is an error, as they would
+    iterate into something other than what sacrebleu means."""
+    if isinstance(value, (str, bytes, Mapping, AbstractSet)) or not isinstance(value, (Sized, Iterable)):
+        raise TypeError(f"{name} must be a list, got {type(value).__name__}: {value!r:.80}")
+    return list(cast(Iterable[Any], value))
+
+
+def _per_segment(streams: object, hypotheses: int | None) -> list[list[str]]:
     """sacrebleu's reference streams as a list of references per segment, dropping the Nones; a
     stream must hold an entry for every hypothesis (sacrebleu's zip would cut the corpus short)."""
-    streams = as_list(streams, "references")
-    if not streams:
+    listed = _listed(streams, "references")
+    if not listed:
         raise ValueError("references is empty: give at least one reference stream")
-    for number, stream in enumerate(streams):
+    for number, stream in enumerate(listed):
         if isinstance(stream, str):
             raise TypeError(f"references must be a list of reference streams (one list per reference set, as "
                             f"sacrebleu takes them), but references[{number}] is a string: {stream!r:.80}; for "
                             f"one reference set, write [references]")
-        streams[number] = stream = as_list(stream, f"references[{number}]")
-        expected = len(streams[0]) if hypotheses is None else hypotheses
+        listed[number] = stream = _listed(stream, f"references[{number}]")
+        expected = len(listed[0]) if hypotheses is None else hypotheses
         if len(stream) != expected:
             raise ValueError(f"references[{number}] holds {len(stream)} references but there are {expected} "
                              f"hypotheses: sacrebleu's layout is one stream per reference set, each with an entry "
                              f"(or None) for every hypothesis; for a list of references per hypothesis, use "
                              f"exactbleu.corpus_bleu")
-    per_segment = [[reference for reference in segment if reference is not None] for segment in zip(*streams)]
+    per_segment = [[reference for reference in segment if reference is not None] for segment in zip(*listed)]
     for index, segment in enumerate(per_segment):
         if not segment:
             raise ValueError(f"hypothesis {index} has no reference: every stream holds None there")
     return per_segment
 
 
-def _score(sums: Sums, settings) -> BLEUScore:
+def _score(sums: Sums, settings: Settings) -> BLEUScore:
     """A BLEUScore of summed statistics, by the one arithmetic (sacrebleu's, here)."""
     result = scored(sums, settings)
-    counts, totals = list(sums.matches), list(sums.totals)
+    score = BLEUScore.of(sums, result)
     value = settings.scoring.smooth_value
-    if settings.scoring.smooth_method == "add-k" and any(counts):
+    if settings.scoring.smooth_method == "add-k" and any(score.counts) and value is not None:
         # sacrebleu adds k to the counts it reports from the second order on.
-        counts[1:] = [count + value for count in counts[1:]]
-        totals[1:] = [total + value for total in totals[1:]]
-    return BLEUScore(result.value, counts, totals, result.precisions, result.brevity_penalty,
-                     int(sums.prediction_length), int(sums.reference_length))
+        score.counts[1:] = [count + value for count in score.counts[1:]]
+        score.totals[1:] = [total + value for total in score.totals[1:]]
+    return score

@@ -1,118 +1,52 @@
 """The evaluate metric: its card, its features, and the ``Bleu`` class that ``bleu_metric.py``
-hands to ``evaluate.load``. It checks inputs, keeps evaluate's batches, and delegates all of BLEU
-to the functional API.
+hands to ``evaluate.load``. It keeps evaluate's batches and delegates all of BLEU to the public
+API; its argument description is made from the option and choice declarations.
 
 The class lives in the package, not in the script evaluate copies, so that a loaded metric
 pickles by reference to ``exactbleu.evaluate_metric.Bleu``: a fresh Dask or Ray worker, which
 has the package but not evaluate's copy of the script, can unpickle and use it. Only this module
-imports evaluate and datasets; the functional API and the command line never do.
+imports evaluate and datasets (the ``evaluate`` extra); the functional API and the command line
+never do.
 """
 
 import inspect
 import os
 import threading
 import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
-import datasets
-import evaluate
+try:
+    import datasets
+    import evaluate
+except ImportError as error:
+    raise ImportError(f'the evaluate metric needs evaluate and datasets, which are not installed here ({error}): '
+                      f'pip install "exactbleu[evaluate]"') from None
 
-from . import api, counting
-from .inputs import check_inputs, mixed_shapes_message, reference_lists
-from .options import OPTIONS, PRESETS, check_no_output_options, resolve_settings
-
-_CITATION = """\
-@inproceedings{papineni-etal-2002-bleu,
-    title = "{B}leu: a Method for Automatic Evaluation of Machine Translation",
-    author = "Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
-    booktitle = "Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
-    year = "2002",
-    pages = "311--318",
-    url = "https://aclanthology.org/P02-1040",
-}
-@inproceedings{lin-och-2004-orange,
-    title = "{ORANGE}: a Method for Evaluating Automatic Evaluation Metrics for Machine Translation",
-    author = "Lin, Chin-Yew and Och, Franz Josef",
-    booktitle = "COLING 2004",
-    year = "2004",
-    pages = "501--507",
-    url = "https://aclanthology.org/C04-1072",
-}
-"""
-
-_DESCRIPTION = """\
-BLEU (Bilingual Evaluation Understudy) scores machine-translated text against one or more
-reference translations: the geometric mean of clipped n-gram precisions, times a brevity
-penalty for output shorter than the references. By default this module returns exactly what
-Hugging Face's `bleu` metric returns, handles empty segments, and loads offline.
-"""
-
-_KWARGS_DESCRIPTION = """
-Computes corpus BLEU of predictions against one or more references per prediction.
-
-Args:
-    predictions (list of str): the translations to score, one string per segment.
-    references (list of list of str, or list of str): the references of each prediction.
-        The number of references may differ from one prediction to the next.
-    tokenizer (str or callable): "13a" (default: mteval-v13a, as in HF's bleu), sacrebleu's
-        "intl", "zh", "char", "none", "ko-mecab" or "ja-mecab" (Korean, Japanese), "flores101"
-        or "flores200" (SentencePiece, spBLEU), "moses" (sacremoses), or any function
-        str -> list[str].
-    spm_model (str): the model file of "flores101"/"flores200"; by default sacrebleu's, read
-        from $SACREBLEU/models or ~/.sacrebleu/models (never downloaded).
-    lang (str): the language of the "moses" tokenizer, "en" by default.
-    lowercase (bool): lowercase before tokenizing, as sacrebleu does.
-    rstrip (bool): right-strip each segment first; by default as the tokenizer's library does.
-    max_order (int): the largest n-gram order, 4 by default, at most 20.
-    ref_length (str): "shortest" (default, HF) or "closest" (Papineni et al., sacrebleu, NLTK).
-    weights (list of float, or a list of such lists): n-gram weights as in NLTK; their number
-        sets the order. Several weight sets make bleu and sentence_bleu lists, one entry each.
-    smooth (bool): add one to matches and totals at every order (Lin & Och, 2004).
-    smooth_method (str): None (HF's arithmetic), sacrebleu's "none", "floor", "add-k", "exp", or
-        NLTK's SmoothingFunction "method0" (no smoothing) ... "method7".
-    smooth_value (float): the value of "floor" (0.1), "add-k" (1) or "method1" (epsilon, 0.1).
-    effective_order (bool): average only the orders that have n-grams, as sacrebleu does.
-    sentence_level (bool): add "sentence_bleu", one score per prediction.
-    signature (bool): add "signature", naming every setting that can change the score.
-    n_bootstrap (int), bootstrap_seed (int): add "bleu_ci", sacrebleu's 95% bootstrap interval.
-
-Every option may also be given to evaluate.load, where it is checked and becomes this metric's
-default; arguments to compute override it.
-
-Presets: evaluate.load(path, "sacrebleu") and evaluate.load(path, "nltk") reproduce those
-libraries; explicit arguments override a preset's.
-
-Returns:
-    bleu (float): the score, between 0 and 1.
-    precisions (list of float): the n-gram precision of each order, 1..max_order.
-    brevity_penalty (float): the brevity penalty.
-    length_ratio (float): translation_length / reference_length.
-    translation_length (int): the number of prediction tokens.
-    reference_length (int): the summed reference lengths: each segment's shortest reference, or
-        its closest with ref_length="closest".
-    sentence_bleu, bleu_ci, signature: only when asked for.
-
-Examples:
-    >>> import evaluate
-    >>> bleu = evaluate.load("bleu_metric.py")
-    >>> predictions = ["hello there general kenobi", "foo bar foobar"]
-    >>> references = [["hello there general kenobi", "hello there!"], ["foo bar foobar"]]
-    >>> bleu.compute(predictions=predictions, references=references)["bleu"]
-    1.0
-"""
+from . import (
+    OPTIONS,
+    PRESETS,
+    Corpus,
+    Explanations,
+    ReferenceCache,
+    Settings,
+    Statistics,
+    checked_corpus,
+    corpus_bleu,
+    count_tokens,
+    explain,
+    paired_test,
+    resolve_settings,
+    score,
+    statistics,
+)
+from .metric_card import CITATION, DESCRIPTION, inputs_description
 
 _FEATURES = [
-    datasets.Features(
-        {
-            "predictions": datasets.Value("string", id="sequence"),
-            "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-        }
-    ),
-    datasets.Features(
-        {
-            "predictions": datasets.Value("string", id="sequence"),
-            "references": datasets.Value("string", id="sequence"),
-        }
-    ),
+    datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                       "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references")}),
+    datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                       "references": datasets.Value("string", id="sequence")}),
 ]
 
 
@@ -123,39 +57,53 @@ class AddedBatches:
     (``num_process`` > 1) still gathers through evaluate's files; then this keeps only the shape
     and the tokens."""
 
-    def __init__(self):
-        self.predictions, self.references = [], []
-        self.single_strings = None  # whether each prediction's references are one string
+    def __init__(self) -> None:
+        self.predictions: list[str] = []
+        self.references: list[list[str]] = []
+        self.single_strings: bool | None = None  # whether each prediction's references are one string
         self.tokens = 0  # counted only under max_tokens
         self.size = 0
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.size
 
-    def check_shape(self, single_strings):
-        """References added now must take the shape of those added before."""
+    def check_shape(self, single_strings: bool) -> None:
+        """References added now must take the shape of those added before: evaluate fixes the
+        shape from the first example, and would read a later string as a list of characters."""
         if self.single_strings is not None and self.single_strings != single_strings:
-            raise ValueError(mixed_shapes_message(self.single_strings, 0).replace("references[0]", "this batch"))
+            first, this = ("a string", "a list") if self.single_strings else ("a list", "a string")
+            raise ValueError(f"references mixes shapes: the first prediction's references are {first} but this "
+                             f"batch's are {this}; give every prediction a list of reference strings (or every one "
+                             f"a single string)")
 
-    def add(self, predictions, references, single_strings, tokens, keep):
+    def add(self, corpus: Corpus, tokens: int, keep: bool) -> None:
         if keep:
+            predictions, references = _text(corpus)
             self.predictions += predictions
             self.references += references
-        self.single_strings = single_strings
+        self.single_strings = corpus.single_references
         self.tokens += tokens
-        self.size += len(predictions)
+        self.size += len(corpus.predictions)
 
 
 _PER_PROCESS_LOCK = threading.Lock()  # guards making an object's per-process state, once
+Kept = TypeVar("Kept")
 
 # The keyword arguments evaluate.load passes to a module's __init__, and EvaluationModule's own.
 _EVALUATE_INIT_ARGUMENTS = {name for name in inspect.signature(evaluate.EvaluationModule.__init__).parameters
                             if name not in ("self", "kwargs")}
 
 
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Bleu(evaluate.Metric):
-    def __init__(self, *args, threads=None, max_tokens=None, processes=None, **kwargs):
+@evaluate.utils.file_utils.add_start_docstrings(DESCRIPTION, inputs_description())
+class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type information
+    # evaluate's state, which its methods set (None between computes).
+    data: Any
+    writer: Any
+    filelocks: Any
+    file_paths: Any
+
+    def __init__(self, *args: Any, threads: int | None = None, max_tokens: int | None = None,
+                 processes: int | None = None, **kwargs: Any):
         """Load-time options. Every scoring option of ``compute`` may be given to ``evaluate.load``
         (``evaluate.load(path, max_order=2, tokenizer="char")``): it is checked here and becomes
         this metric's default, which ``compute`` arguments override. So ``evaluate.combine`` and
@@ -168,57 +116,53 @@ class Bleu(evaluate.Metric):
         # evaluate's own __init__ swallows any keyword it does not know: a typo would be ignored.
         unknown = sorted(set(kwargs) - set(OPTIONS) - _EVALUATE_INIT_ARGUMENTS)
         if unknown:
-            raise ValueError(f"unknown option(s) {unknown} given to evaluate.load; the scoring options are {OPTIONS}, "
-                             f"and the load-time ones threads and max_tokens")
+            raise ValueError(f"unknown option(s) {unknown} given to evaluate.load; the scoring options are "
+                             f"{list(OPTIONS)}, and the load-time ones threads and max_tokens")
         self._options = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
         if processes is not None:
             warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
                           FutureWarning, stacklevel=2)
             threads = processes if threads is None else threads
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-            raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
-            raise ValueError(f"max_tokens must be a positive int or None, got {max_tokens!r}")
+        for name, value in (("threads", threads), ("max_tokens", max_tokens)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
         self._threads, self._max_tokens = threads, max_tokens
         self._added = AddedBatches()
         super().__init__(*args, **kwargs)
 
-    def _build_data_dir(self):
+    def _build_data_dir(self) -> str:
         # One process keeps its batches in memory (see AddedBatches), so it needs no cache folder:
         # an unusable one (read-only, a full disk) must not stop evaluate.load.
         if self.num_process == 1:
-            return os.path.join(self._data_dir_root, self.name, self.config_name)
-        return super()._build_data_dir()
+            return str(os.path.join(self._data_dir_root, self.name, self.config_name))
+        return str(super()._build_data_dir())
 
-    def _info(self):
+    def _info(self) -> "evaluate.MetricInfo":
         # An unknown config name or a bad load-time option fails at load time, with compute's message.
         if self.config_name not in PRESETS:
-            raise ValueError(f"config_name must be one of {sorted(PRESETS)} (the presets), got {self.config_name!r:.80}")
+            raise ValueError(f"config_name must be one of {list(PRESETS)} (the presets), got {self.config_name!r:.80}")
         self._default_settings = resolve_settings(self.config_name, self._options)
         return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
+            description=DESCRIPTION, citation=CITATION, inputs_description=inputs_description(), features=_FEATURES,
             codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/bleu.py"],
             reference_urls=["https://aclanthology.org/P02-1040", "https://en.wikipedia.org/wiki/BLEU"],
         )
 
     # evaluate appends the inputs description to the docstrings of compute, add_batch and add
     # at every load, so each override needs a docstring of its own.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """Add a batch of predictions and their references, checked first."""
         if kwargs:
             raise ValueError(f"add_batch takes predictions and references, got also {sorted(kwargs)}")
-        predictions, references, single_strings = check_inputs(predictions, references)
+        corpus = _checked_text(predictions, references)
         with self._lock():
-            self._added.check_shape(single_strings)
-            tokens = self._within_max_tokens(predictions, references)
+            self._added.check_shape(corpus.single_references)
+            tokens = self._within_max_tokens(corpus)
             if self.num_process > 1:
-                super().add_batch(predictions=predictions, references=references)
-            self._added.add(predictions, references, single_strings, tokens, keep=self.num_process == 1)
+                super().add_batch(predictions=corpus.predictions, references=_as_given(corpus))
+            self._added.add(corpus, tokens, keep=self.num_process == 1)
 
-    def add(self, *, prediction=None, reference=None, **kwargs):
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one prediction and its references, checked first. evaluate's docs show both
         ``add(prediction=p, reference=r)`` and ``add(predictions=p, references=r)``: either names
         the one example."""
@@ -231,74 +175,78 @@ class Bleu(evaluate.Metric):
                              f"once, got also {sorted(kwargs)}")
         self.add_batch(predictions=[prediction], references=[reference])
 
-    def _within_max_tokens(self, predictions, references):
+    def _within_max_tokens(self, corpus: Corpus) -> int:
         """The tokens of a batch, by this metric's tokenizer, refused before it is stored when
         they would take what was added past ``max_tokens``: memory stays bounded batch by batch."""
         if self._max_tokens is None:
             return 0
-        tokens = counting.corpus_tokens(predictions, reference_lists(references), self._default_settings)
+        predictions, references = _text(corpus)
+        texts = [*predictions, *(reference for segment in references for reference in segment)]
+        tokens = count_tokens(texts, self._default_settings)
         if self._added.tokens + tokens > self._max_tokens:
             raise ValueError(f"this batch holds {tokens:,} tokens, and with the {self._added.tokens:,} added before "
                              f"it would pass max_tokens={self._max_tokens:,}, the most this metric takes; the batch "
                              f"is not added, and what was added before is kept: compute() it, then add more")
         return tokens
 
-    def _lock(self):
+    def _lock(self) -> "threading.RLock":
         """This process's lock of the object: add, add_batch and compute on one object take turns,
         so a compute scores every batch added before it and none twice. (evaluate's own store,
         still used in distributed mode, is not safe from threads either: from 8 threads at once,
         batches were lost or Arrow raised.)"""
         return self._of_this_process("_object_lock", threading.RLock)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._added)
 
-    def compute(self, *, predictions=None, references=None, **kwargs):
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict[str, Any] | None:
         """Score the predictions and references given here and any added before.
 
         What was added is dropped only once its score is returned: after any error, an
         interrupt included, a later ``compute`` (with a fixed option) scores all of it.
         """
         settings = self._settings(**kwargs)
-        given = predictions is not None or references is not None
-        if given:
-            predictions, references, single_strings = check_inputs(predictions, references)
+        given = _checked_text(predictions, references) if predictions is not None or references is not None else None
         with self._lock():
             added = self._added
-            if given:
-                added.check_shape(single_strings)
+            if given is not None:
+                added.check_shape(given.single_references)
             if self.num_process > 1 and not added.predictions:
-                return self._compute_distributed(predictions, references, settings)
-            if not added and not given:
+                return self._compute_distributed(given, settings)
+            if not added and given is None:
                 raise ValueError("no predictions to score: pass predictions and references, or add() them first")
             if added:
-                result = self._compute(added.predictions + (predictions or []),
-                                       added.references + (references or []), settings)
+                more = _text(given) if given is not None else ([], [])
+                corpus = Corpus(added.predictions + more[0], added.references + more[1], "text")
+                result = self._compute(corpus, None, settings)
                 self._added = AddedBatches()
                 return result
         # Nothing is stored: score directly, touching no state of the object, so threads computing
         # on one object run side by side.
-        return self._compute(predictions, references, settings)
+        assert given is not None
+        return self._compute(given, None, settings)
 
-    def _compute_distributed(self, predictions, references, settings):
+    def _compute_distributed(self, given: Corpus | None, settings: Settings) -> dict[str, Any] | None:
         """evaluate's distributed compute: every process writes its batches to a file, and process 0
         reads them all and scores. If scoring fails there, process 0 keeps the gathered data in
         memory for the next compute, and the files go."""
-        if predictions is not None:
-            super().add_batch(predictions=predictions, references=references)
+        if given is not None:
+            super().add_batch(predictions=given.predictions, references=_as_given(given))
         single_strings, self._added = self._added.single_strings, AddedBatches()
         try:
-            return super().compute(settings=settings)
+            result: dict[str, Any] | None = super().compute(settings=settings)
+            return result
         except BaseException:
             if self.process_id == 0 and self.data is not None:
                 gathered = self.data.with_format(None)
                 kept = AddedBatches()
-                kept.add(gathered["predictions"], gathered["references"], single_strings, 0, keep=True)
+                kept.add(_checked_text(gathered["predictions"], gathered["references"]), 0, keep=True)
+                kept.single_strings = single_strings
                 self._added = kept
                 self._remove_files()
             raise
 
-    def _remove_files(self):
+    def _remove_files(self) -> None:
         """Delete evaluate's cache files of a failed distributed compute, as it does after one that
         succeeds, and release their locks."""
         self.data = self.writer = None
@@ -308,57 +256,56 @@ class Bleu(evaluate.Metric):
             filelock.release()
         self.filelocks = self.file_paths = None
 
-    def _compute(self, predictions, references, settings):
-        return api.result_of(predictions, reference_lists(references), settings, self._counting())
+    def _compute(self, predictions: Any, references: Any, settings: Settings) -> dict[str, Any]:
+        """The result of a checked ``Corpus`` (``references`` None); or, as evaluate's distributed
+        compute calls it, of the gathered predictions and references."""
+        return corpus_bleu(predictions, references, settings, threads=self._threads, max_tokens=self._max_tokens,
+                           cache=self._reference_cache())
 
-    def statistics(self, predictions, references, **options):
+    def statistics(self, predictions: Any, references: Any, **options: Any) -> dict[str, list[Any]]:
         """The per-segment sufficient statistics, as columns, for scoring later or elsewhere.
 
         Statistics add up: the rows of any split of a corpus (batches, ``datasets.map`` workers,
         machines) give, through ``score_statistics``, exactly the result of ``compute`` on the
-        whole. Options that change the statistics (tokenizer, lang, lowercase, rstrip, max_order
-        or weights, ref_length) must be the same here as there.
+        whole. Options that change the statistics (the tokenizer and its settings, lowercase,
+        rstrip, max_order or weights, ref_length) must be the same here as there.
 
         Returns:
             dict of columns, one entry per segment: ``prediction_length``, ``reference_length``,
             ``matches`` and ``totals`` (lists of max_order ints) and ``references`` (how many).
         """
-        settings = self._settings(**options)
-        predictions, references, _ = check_inputs(predictions, references)
-        return api.count_statistics(predictions, reference_lists(references), settings, self._counting()).as_dict()
+        return statistics(_checked_text(predictions, references), None, self._settings(**options),
+                          threads=self._threads, max_tokens=self._max_tokens, cache=self._reference_cache()).as_dict()
 
-    def explain(self, predictions, references, **options):
+    def explain(self, predictions: Any, references: Any, **options: Any) -> Explanations:
         """Why this score? Each segment's n-gram evidence (see ``exactbleu.explain``)."""
-        check_no_output_options(options, "explain")
-        return api.explain_with(predictions, references, self._settings(**options), self._counting())
+        return explain(predictions, references, self._settings(**options), max_tokens=self._max_tokens)
 
-    def paired_test(self, systems, references, *, baseline=None, test="bootstrap", n_samples=None, seed=12345,
-                    **options):
+    def paired_test(self, systems: Any, references: Any, *, baseline: str | None = None, test: str = "bootstrap",
+                    n_samples: int | None = None, seed: int | None = 12345,
+                    **options: Any) -> dict[str, dict[str, float | None]]:
         """Is a system really better than the baseline? sacrebleu's paired tests, on statistics
         (see ``exactbleu.paired_test``)."""
-        check_no_output_options(options, "paired_test")
-        return api.paired_test_with(systems, references, baseline, test, n_samples, seed, self._settings(**options),
-                                    self._counting())
+        return paired_test(systems, references, baseline=baseline, test=test, n_samples=n_samples, seed=seed,
+                           preset=self._settings(**options), threads=self._threads, max_tokens=self._max_tokens,
+                           cache=self._reference_cache())
 
-    def score_statistics(self, statistics, **options):
+    def score_statistics(self, statistics: Any, **options: Any) -> dict[str, Any]:
         """The result dict from columns of ``statistics`` (a dict, or a ``datasets.Dataset``)."""
         settings = self._settings(**options)
-        return api.result_of_statistics(api.statistics_from_columns(statistics, settings), settings)
+        return score(Statistics.from_dict(statistics), settings)
 
-    def _settings(self, **options):
+    def _settings(self, **options: Any) -> Settings:
         """The settings of a call: its options over those given at load time, over the preset's."""
         if not options:
             return self._default_settings
         return resolve_settings(self.config_name, self._options, **options)
 
-    def _counting(self):
-        return api.Counting(self._reference_cache(), self._threads, self._max_tokens)
-
-    def _reference_cache(self):
+    def _reference_cache(self) -> ReferenceCache:
         """This process's reference cache."""
-        return self._of_this_process("_cache", api.ReferenceCache)
+        return self._of_this_process("_cache", ReferenceCache)
 
-    def _of_this_process(self, name, make):
+    def _of_this_process(self, name: str, make: Callable[[], Kept]) -> Kept:
         """What the object keeps for this process alone, made by ``make()`` at first use. A process
         forked from this one (a worker pool) makes its own: the copy it inherits may hold a lock
         that a thread of this one had taken."""
@@ -366,9 +313,10 @@ class Bleu(evaluate.Metric):
             kept = self.__dict__.get(name)
             if kept is None or kept[0] != os.getpid():
                 kept = self.__dict__[name] = (os.getpid(), make())
-        return kept[1]
+        value: Kept = kept[1]
+        return value
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         # Pickled (say, by datasets.map) without its reference cache and the file locks evaluate
         # keeps after a compute(): those belong to this process, and cannot pickle.
         state = self.__dict__.copy()
@@ -380,3 +328,23 @@ class Bleu(evaluate.Metric):
         if "filelocks" in state:
             state["filelocks"] = []
         return state
+
+
+def _checked_text(predictions: Any, references: Any) -> Corpus:
+    """A batch of text, checked as every function checks it (the metric's features are strings)."""
+    corpus = checked_corpus(predictions, references)
+    if corpus.kind != "text":
+        raise TypeError("the evaluate metric scores text: its features are strings; score token ids with "
+                        "exactbleu.corpus_bleu")
+    return corpus
+
+
+def _text(corpus: Corpus) -> tuple[list[str], list[list[str]]]:
+    """A checked batch of text: its predictions, and each prediction's references."""
+    return cast(list[str], corpus.predictions), cast(list[list[str]], corpus.references)
+
+
+def _as_given(corpus: Corpus) -> list[Any]:
+    """A batch's references as evaluate's features hold them: one string each, or a list each."""
+    references = _text(corpus)[1]
+    return [segment[0] for segment in references] if corpus.single_references else list(references)

@@ -5,19 +5,23 @@ explaining a million segments, one at a time, takes the memory of one.
 """
 
 import collections
-from typing import Callable, Dict, Iterator, List, Optional, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from .scoring import first_weight_set, sentence_results, sentence_scores
 from .sufficient_statistics import Statistics, segment_row
 
+if TYPE_CHECKING:
+    from .options import Settings
 
-def ngrams(tokens: List[str], n: int):
+
+def ngrams(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
     """The n-grams of a token list, in order, as tuples."""
     return zip(*(tokens[start:] for start in range(n)))
 
 
-def explain_segment(prediction: str, references: List[str], tokenize: Callable[[str], List[str]], settings,
-                    orders: int) -> Dict[str, object]:
+def explain_segment(prediction: str, references: list[str], tokenize: Callable[[str], list[str]],
+                    settings: "Settings", orders: int) -> dict[str, object]:
     """One segment's evidence: count each n-gram of the prediction, clip it by the most times it
     occurs in one reference, pick the reference length, apply the brevity penalty. Its score is a
     per-sentence score (``scoring.sentence_scores``).
@@ -29,36 +33,44 @@ def explain_segment(prediction: str, references: List[str], tokenize: Callable[[
     row = segment_row(tokens, reference_tokens, orders, settings.statistics.ref_length)
     statistics = Statistics([row], orders)
     scores = sentence_scores(statistics, settings)
-    scores = scores[:, 0].tolist() if scores.ndim == 2 else float(scores[0])  # a list with several weight sets
-    explained = []
+    # A list with several weight sets.
+    bleu: list[float] | float = scores[:, 0].tolist() if scores.ndim == 2 else float(scores[0])
+    explained: list[dict[str, object]] = []
     for n in range(1, settings.statistics.max_order + 1):
         counts = collections.Counter(ngrams(tokens, n))
-        most = collections.Counter()
+        most: collections.Counter[tuple[str, ...]] = collections.Counter()
         for reference in reference_tokens:
             most |= collections.Counter(ngrams(reference, n))
-        grams = [{"ngram": list(ngram), "count": count, "max_reference_count": most[ngram]}
+        grams: list[dict[str, Any]] = [{"ngram": list(ngram), "count": count, "max_reference_count": most[ngram]}
                  for ngram, count in counts.items()]
         explained.append({"n": n, "matches": sum(min(g["count"], g["max_reference_count"]) for g in grams),
                           "total": sum(counts.values()), "ngrams": grams})
     return {"prediction_tokens": tokens, "reference_tokens": reference_tokens, "reference_length": row[1],
             "brevity_penalty": float(sentence_results(statistics, first_weight_set(settings)).brevity_penalty[0]),
-            "sentence_bleu": scores, "orders": explained}
+            "sentence_bleu": bleu, "orders": explained}
 
 
-class Explanations(collections.abc.Sequence):
+class Explanations(collections.abc.Sequence[dict[str, object]]):
     """The explanations of a corpus, one dict per segment (see ``api.explain``), each worked out
     when it is read: index it, slice it, or iterate over it to stream them. ``list()`` of it
     holds them all at once."""
 
-    def __init__(self, predictions: Sequence[str], references: Sequence[List[str]], tokenize, settings, orders: int,
-                 max_tokens: Optional[int] = None):
+    def __init__(self, predictions: Sequence[str], references: Sequence[list[str]],
+                 tokenize: Callable[[str], list[str]], settings: "Settings", orders: int,
+                 max_tokens: int | None = None):
         self._predictions, self._references = predictions, references
         self._tokenize, self._settings, self._orders, self._max_tokens = tokenize, settings, orders, max_tokens
 
     def __len__(self) -> int:
         return len(self._predictions)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> dict[str, object]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, object]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, object] | list[dict[str, object]]:
         if isinstance(index, slice):
             return [self[number] for number in range(*index.indices(len(self)))]
         if index < 0:
@@ -67,16 +79,18 @@ class Explanations(collections.abc.Sequence):
             raise IndexError(f"segment {index} of {len(self)}")
         explained = explain_segment(self._predictions[index], self._references[index], self._tokenize,
                                     self._settings, self._orders)
-        tokens = len(explained["prediction_tokens"]) + sum(map(len, explained["reference_tokens"]))
+        # explain_segment's tokens: the prediction's list of tokens, and a list of them per reference.
+        tokens = (len(cast("list[str]", explained["prediction_tokens"]))
+                  + sum(map(len, cast("list[list[str]]", explained["reference_tokens"]))))
         if self._max_tokens is not None and tokens > self._max_tokens:
             raise ValueError(f"segment {index} holds {tokens:,} tokens, more than max_tokens={self._max_tokens:,}, "
                              f"the most this metric takes")
         return explained
 
-    def __iter__(self) -> Iterator[Dict[str, object]]:
+    def __iter__(self) -> Iterator[dict[str, object]]:
         return (self[index] for index in range(len(self)))
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, (Explanations, list, tuple)):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented

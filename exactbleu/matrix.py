@@ -5,57 +5,74 @@ reference length that reference's length, whichever rule; the clipped matches of
 sums of minima, sum over n-grams of min(a, b), and min(a, b) = sum over k >= 1 of [a >= k][b >= k].
 So each order's matches are sums of products of sparse 0/1 matrices, predictions by n-grams
 times n-grams by references: scipy's sparse products, a block of predictions at a time, so memory
-stays bounded. The scores of a block come from its statistics rows, as ``sentence_scores``.
+stays bounded. The scores of a block come from its statistics rows, as ``sentence_scores``;
+blocks are worked out in threads, as numpy and scipy run outside the GIL.
 """
 
-from typing import Iterator, Tuple
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .ngrams import Tokens, ngram_counts
-from .scoring import sentence_scores
+from .scoring import sentence_scores, several_weight_sets
 from .sufficient_statistics import CountedWith, Statistics
+from .threads import in_threads
+from .tokenizers import extra
 
-# The largest matrix one call makes: 10**8 float64 entries, 800 MB.
-MAX_CELLS = 100_000_000
+if TYPE_CHECKING:
+    from .options import Settings
+
 # Entries worked out at once: their statistics rows and scores take about 500 bytes each at the peak.
 _BLOCK_CELLS = 250_000
 
 
-def _sparse():
+def _sparse() -> Any:  # scipy.sparse, which ships no types
     try:
         from scipy import sparse
     except ImportError:
-        raise ImportError("bleu_matrix needs scipy (its sparse matrices): pip install scipy") from None
+        raise ImportError(f"bleu_matrix needs scipy (its sparse matrices), which is not installed here: "
+                          f"{extra('matrix')}") from None
     return sparse
 
 
-def matrix_blocks(tokens: Tokens, predictions: int, orders: int) -> Iterator[Tuple[int, int, np.ndarray]]:
-    """The clipped matches of every (prediction, reference) pair, a block of predictions at a time:
-    (first, stop, matches of shape (stop - first, references, orders)). ``tokens`` holds the
-    predictions, then the references. The references' side is made once; a block's side, of
-    its predictions alone."""
-    sparse = _sparse()
-    references = len(tokens.lengths) - predictions
-    sides = []  # per order: the predictions' (text, gram, count) by text, and each level k's reference side
-    for counts in ngram_counts(tokens, orders):
-        grams = int(counts.gram.max(initial=-1)) + 1
-        mine = counts.text < predictions
-        by_text = np.argsort(counts.text[mine], kind="stable")
-        predicted = counts.text[mine][by_text], counts.gram[mine][by_text], counts.count[mine][by_text]
-        theirs = ~mine
-        levels = []
-        for k in range(1, int(counts.count.max(initial=0)) + 1):
-            right = theirs & (counts.count >= k)
-            ones = np.ones(int(right.sum()), dtype=np.int32)
-            levels.append(sparse.csr_matrix((ones, (counts.gram[right], counts.text[right] - predictions)),
-                                            shape=(grams, references)))
-        sides.append((predicted, grams, levels))
-    block = max(1, _BLOCK_CELLS // max(references, 1))
-    for first in range(0, predictions, block):
-        stop = min(first + block, predictions)
-        matches = np.zeros((stop - first, references, orders), dtype=np.int64)
-        for n, ((text, gram, count), grams, levels) in enumerate(sides):
+class MatrixSides:
+    """The clipped matches of every (prediction, reference) pair, a block of predictions at a time.
+    ``tokens`` holds the predictions, then the references. The references' side is made once, at
+    construction; a block's side, of its predictions alone, when the block is asked for."""
+
+    def __init__(self, tokens: Tokens, predictions: int, orders: int):
+        sparse = _sparse()
+        self.predictions, self.references, self.orders = predictions, len(tokens.lengths) - predictions, orders
+        # per order: the predictions' (text, gram, count) by text, and each level k's reference side
+        self.sides: list[tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, list[Any]]] = []
+        for counts in ngram_counts(tokens, orders):
+            grams = int(counts.gram.max(initial=-1)) + 1
+            mine = counts.text < predictions
+            by_text = np.argsort(counts.text[mine], kind="stable")
+            predicted = counts.text[mine][by_text], counts.gram[mine][by_text], counts.count[mine][by_text]
+            theirs = ~mine
+            levels = []
+            for k in range(1, int(counts.count.max(initial=0)) + 1):
+                right = theirs & (counts.count >= k)
+                ones = np.ones(int(right.sum()), dtype=np.int32)
+                levels.append(sparse.csr_matrix((ones, (counts.gram[right], counts.text[right] - predictions)),
+                                                shape=(grams, self.references)))
+            self.sides.append((predicted, grams, levels))
+
+    def blocks(self) -> list[tuple[int, int]]:
+        """(first, stop) of each block of predictions: about ``_BLOCK_CELLS`` entries each."""
+        block = max(1, _BLOCK_CELLS // max(self.references, 1))
+        return [(first, min(first + block, self.predictions)) for first in range(0, self.predictions, block)]
+
+    def matches(self, first: int, stop: int) -> np.ndarray:
+        """The clipped matches of predictions ``first`` to ``stop`` against every reference, of
+        shape (stop - first, references, orders)."""
+        sparse = _sparse()
+        matches = np.zeros((stop - first, self.references, self.orders), dtype=np.int64)
+        for n, ((text, gram, count), grams, levels) in enumerate(self.sides):
             start, end = np.searchsorted(text, [first, stop])
             text, gram, count = text[start:end] - first, gram[start:end], count[start:end]
             for k, level in enumerate(levels, start=1):
@@ -63,24 +80,34 @@ def matrix_blocks(tokens: Tokens, predictions: int, orders: int) -> Iterator[Tup
                 ones = np.ones(int(left.sum()), dtype=np.int32)
                 rows = sparse.csr_matrix((ones, (text[left], gram[left])), shape=(stop - first, grams))
                 matches[:, :, n] += (rows @ level).toarray()
-        yield first, stop, matches
+        return matches
 
 
-def bleu_matrix_of(tokens: Tokens, predictions: int, settings, counted_with: CountedWith) -> np.ndarray:
+def bleu_matrix_of(tokens: Tokens, predictions: int, settings: "Settings", counted_with: CountedWith,
+                   threads: int = 1) -> NDArray[np.float64]:
     """The BLEU matrix of ``tokens`` (the predictions, then the references): a float64 array of
-    shape (predictions, references), or (weight sets, predictions, references)."""
-    references = len(tokens.lengths) - predictions
-    orders = counted_with.orders
+    shape (predictions, references), or (weight sets, predictions, references). Blocks of
+    predictions are scored in up to ``threads`` threads, each into its own rows of the matrix."""
+    sides = MatrixSides(tokens, predictions, counted_with.orders)
+    references, orders = sides.references, counted_with.orders
     prediction_lengths, reference_lengths = tokens.lengths[:predictions], tokens.lengths[predictions:]
-    result = None
-    for first, stop, matches in matrix_blocks(tokens, predictions, orders):
-        rows = (stop - first) * references
-        lengths = np.repeat(prediction_lengths[first:stop], references)
-        statistics = Statistics.from_columns(lengths, np.tile(reference_lengths, stop - first),
-                                             matches.reshape(rows, orders),
-                                             np.maximum(lengths[:, None] - np.arange(orders), 0), None, counted_with)
-        scores = sentence_scores(statistics, settings)
-        if result is None:
-            result = np.empty(scores.shape[:-1] + (predictions, references))
-        result[..., first:stop, :] = scores.reshape(scores.shape[:-1] + (stop - first, references))
+    sets = len(cast("tuple[Any, ...]", settings.scoring.weights)) if several_weight_sets(settings) else None
+    result = np.empty((*([sets] if sets else []), predictions, references))
+    bounds = sides.blocks()
+
+    def score_blocks(numbers: Sequence[int], stop: threading.Event) -> None:
+        for number in numbers:
+            if stop.is_set():
+                return
+            first, last = bounds[number]
+            rows = (last - first) * references
+            lengths = np.repeat(prediction_lengths[first:last], references)
+            statistics = Statistics.from_columns(lengths, np.tile(reference_lengths, last - first),
+                                                 sides.matches(first, last).reshape(rows, orders),
+                                                 np.maximum(lengths[:, None] - np.arange(orders), 0), None,
+                                                 counted_with)
+            scores = sentence_scores(statistics, settings)
+            result[..., first:last, :] = scores.reshape((*scores.shape[:-1], last - first, references))
+
+    in_threads(score_blocks, range(len(bounds)), max(1, min(threads, len(bounds))))
     return result

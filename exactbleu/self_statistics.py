@@ -17,11 +17,12 @@ key that spells the n-gram out, and the histogram of lengths), so a corpus too b
 machine gets its exact Self-BLEU from its shards.
 """
 
-from typing import Dict, List, NamedTuple, Tuple
+from typing import NamedTuple, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
-from .ngrams import Tokens, ngram_counts
+from .ngrams import Tokens, Where, ngram_counts
 from .sufficient_statistics import CountedWith, Statistics
 
 
@@ -29,19 +30,19 @@ class TopCounts(NamedTuple):
     """One order's (text, n-gram) counts (see ``ngrams.Counts``), and each n-gram's two largest
     counts over the texts."""
 
-    text: np.ndarray
-    gram: np.ndarray
-    count: np.ndarray
-    where: object
-    top: np.ndarray
-    second: np.ndarray
+    text: NDArray[np.int64]
+    gram: NDArray[np.int64]
+    count: NDArray[np.int64]  # type: ignore[assignment]  # the field shadows tuple.count, as it does at runtime
+    where: Where | None
+    top: NDArray[np.int64]
+    second: NDArray[np.int64]
 
 
-def _orders(tokens: Tokens, orders: int, where: bool = False) -> List[TopCounts]:
+def _orders(tokens: Tokens, orders: int, where: bool = False, threads: int = 1) -> list[TopCounts]:
     """Each order's (text, n-gram) counts with the n-gram's two largest counts over the texts (and
-    with ``where``, where each n-gram starts, to spell it out)."""
+    with ``where``, where each n-gram starts, to spell it out), counted in up to ``threads``."""
     result = []
-    for order in ngram_counts(tokens, orders, where):
+    for order in ngram_counts(tokens, orders, where, threads):
         if not len(order.gram):
             result.append(TopCounts(*order, order.count, order.count))
             continue
@@ -78,11 +79,12 @@ def other_lengths(lengths: np.ndarray, values: np.ndarray, counts: np.ndarray, r
     return np.where(shared, lengths, np.where(down <= up, below, above))
 
 
-def self_statistics(tokens: Tokens, orders: int, ref_length: str, counted_with: CountedWith) -> Statistics:
-    """Each text's statistics row against all the others, in linear time."""
+def self_statistics(tokens: Tokens, orders: int, ref_length: str, counted_with: CountedWith,
+                    threads: int = 1) -> Statistics:
+    """Each text's statistics row against all the others, in linear time (in up to ``threads``)."""
     texts = len(tokens.lengths)
     matches = np.zeros((texts, orders), dtype=np.int64)
-    for n, order in enumerate(_orders(tokens, orders)):
+    for n, order in enumerate(_orders(tokens, orders, threads=threads)):
         matches[:, n] = np.bincount(order.text, weights=clipped(order.count, order.top, order.second),
                                     minlength=texts)
     values, counts = np.unique(tokens.lengths, return_counts=True)
@@ -99,16 +101,17 @@ class SelfBleuStatistics:
     over the texts, and the histogram of the texts' lengths. ``a + b`` is the statistics of both
     shards together."""
 
-    def __init__(self, grams: List[Tuple[np.ndarray, np.ndarray, np.ndarray]], lengths: Dict[int, int],
+    def __init__(self, grams: list[tuple[np.ndarray, np.ndarray, np.ndarray]], lengths: dict[int, int],
                  counted_with: CountedWith):
         self.grams, self.lengths, self.counted_with = grams, lengths, counted_with
 
     @classmethod
-    def of(cls, tokens: Tokens, orders: int, counted_with: CountedWith) -> "SelfBleuStatistics":
+    def of(cls, tokens: Tokens, orders: int, counted_with: CountedWith, threads: int = 1) -> "SelfBleuStatistics":
+        """The Self-BLEU statistics of a corpus (or of a shard of it) up to ``orders`` orders."""
         grams = []
-        for n, order in enumerate(_orders(tokens, orders, where=True), start=1):
-            distinct, where = np.unique(order.gram, return_index=True)
-            keys = _spelled(tokens, order.where(where), n)
+        for n, order in enumerate(_orders(tokens, orders, True, threads), start=1):
+            _distinct, where = np.unique(order.gram, return_index=True)
+            keys = _spelled(tokens, cast(Where, order.where)(where), n)  # set: counted with where=True
             grams.append((keys, order.top[where], order.second[where]))
         values, counts = np.unique(tokens.lengths, return_counts=True)
         return cls(grams, dict(zip(values.tolist(), counts.tolist())), counted_with)
@@ -117,9 +120,9 @@ class SelfBleuStatistics:
         if not isinstance(other, SelfBleuStatistics):
             return NotImplemented
         if other.counted_with != self.counted_with:
-            first, second = self.counted_with.difference(other.counted_with)
-            raise ValueError(f"Self-BLEU statistics counted with different settings do not add up: one with {first}, "
-                             f"the other with {second}")
+            ours, theirs = self.counted_with.difference(other.counted_with)
+            raise ValueError(f"Self-BLEU statistics counted with different settings do not add up: one with {ours}, "
+                             f"the other with {theirs}")
         grams = []
         for (keys, top, second), (other_keys, other_top, other_second) in zip(self.grams, other.grams):
             every = np.concatenate([keys, other_keys])
@@ -135,7 +138,7 @@ class SelfBleuStatistics:
             lengths[length] = lengths.get(length, 0) + count
         return SelfBleuStatistics(grams, lengths, self.counted_with)
 
-    def __radd__(self, other):
+    def __radd__(self, other: object) -> "SelfBleuStatistics":
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum() starts from 0
             return self
         return NotImplemented
@@ -152,8 +155,8 @@ class SelfBleuStatistics:
         for n, (order, (keys, top, second)) in enumerate(zip(counted, self.grams), start=1):
             if not len(order.text):
                 continue
-            distinct, where, back = np.unique(order.gram, return_index=True, return_inverse=True)
-            spelled = _spelled(tokens, order.where(where), n)
+            _distinct, where, back = np.unique(order.gram, return_index=True, return_inverse=True)
+            spelled = _spelled(tokens, cast(Where, order.where)(where), n)  # set: counted with where=True
             found = np.searchsorted(keys, spelled)
             found = np.minimum(found, len(keys) - 1)
             if not (len(keys) and (keys[found] == spelled).all()):

@@ -5,21 +5,26 @@ resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized
 """
 
 import math
+from collections.abc import Iterator, Mapping
 from statistics import mean as correctly_rounded_mean
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .limits import PAIRED_TESTS
-from .scoring import NLTK_SMOOTHING, arithmetic, on_percent_scale, scored
+from .scoring import arithmetic, on_percent_scale, scored
 from .sufficient_statistics import Statistics
+
+if TYPE_CHECKING:
+    from .options import Settings
 
 # How many random draws one block of resamples or trials holds: about 100 MB of work arrays at
 # once, whatever the corpus and the number of samples.
 _DRAWS_PER_BLOCK = 1 << 22
 
 
-def bootstrap_indices(segments: int, n_samples: int, seed: Optional[int]) -> Iterator[np.ndarray]:
+def bootstrap_indices(segments: int, n_samples: int, seed: int | None) -> Iterator[NDArray[Any]]:
     """sacrebleu's bootstrap resamples, ``default_rng(seed).choice(segments, size=(n_samples,
     segments))``, a block of resamples at a time: each row the segments one resample draws, in
     the order drawn.
@@ -32,7 +37,7 @@ def bootstrap_indices(segments: int, n_samples: int, seed: Optional[int]) -> Ite
         yield rng.choice(segments, size=(min(block, n_samples - start), segments), replace=True)
 
 
-def draw_counts(drawn: np.ndarray) -> np.ndarray:
+def draw_counts(drawn: NDArray[Any]) -> NDArray[Any]:
     """A block of ``bootstrap_indices`` as how many times each resample draws each segment
     (float64, so a matrix product with the statistics columns sums the block in one exact step)."""
     rows, segments = drawn.shape
@@ -40,10 +45,11 @@ def draw_counts(drawn: np.ndarray) -> np.ndarray:
     return np.bincount(flat, minlength=rows * segments).reshape(rows, segments).astype(np.float64)
 
 
-def resampled_sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
+def resampled_sums(draws: NDArray[Any], columns: NDArray[Any]) -> NDArray[Any]:
     """The column sums of each resample in a block of ``draw_counts``, as int64. Exact: every
     partial sum is a whole number below 2**53."""
-    return np.rint(draws @ columns.astype(np.float64)).astype(np.int64)
+    sums: NDArray[np.int64] = np.rint(draws @ columns.astype(np.float64)).astype(np.int64)
+    return sums
 
 
 # sacrebleu sums each resample's statistics in float32, one drawn segment after another. While
@@ -53,7 +59,7 @@ def resampled_sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
 _FLOAT32_WHOLE = 2**24
 
 
-def float32_sums(sums: np.ndarray, drawn: np.ndarray, by_column: np.ndarray) -> np.ndarray:
+def float32_sums(sums: NDArray[Any], drawn: NDArray[Any], by_column: NDArray[Any]) -> NDArray[Any]:
     """sacrebleu's float32 sums of a block of resamples, from their exact ``sums``, their
     ``drawn`` segments and the statistics as float32 columns (``by_column``, one row per column).
     A resample's exact sum of a column of at most 2**24 is sacrebleu's too; a larger one is added
@@ -65,7 +71,7 @@ def float32_sums(sums: np.ndarray, drawn: np.ndarray, by_column: np.ndarray) -> 
     return result
 
 
-def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
+def bootstrap_interval(statistics: Statistics, settings: "Settings") -> list[float]:
     """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
 
     sacrebleu draws ``default_rng(seed).choice(n, size=(n_bootstrap, n))`` and reports the mean
@@ -73,7 +79,7 @@ def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
     n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
     """
     n_bootstrap = settings.output.n_bootstrap
-    columns = statistics.columns(denominators=settings.scoring.smooth_method in NLTK_SMOOTHING)
+    columns = statistics.columns(denominators=arithmetic(settings).DENOMINATORS)
     scores = sorted(scored(statistics.sums_of(sums), settings).bleu
                     for drawn in bootstrap_indices(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
                     for sums in resampled_sums(draw_counts(drawn), columns).tolist())
@@ -81,7 +87,7 @@ def bootstrap_interval(statistics: Statistics, settings) -> List[float]:
     return [scores[cut], scores[n_bootstrap - cut - 1]]
 
 
-def randomization_swaps(segments: int, n_samples: int, seed: Optional[int]) -> Iterator[np.ndarray]:
+def randomization_swaps(segments: int, n_samples: int, seed: int | None) -> Iterator[NDArray[Any]]:
     """sacrebleu's approximate randomization trials, ``default_rng(seed).integers(2, size=(n_samples,
     segments), dtype=bool)`` (whether each trial swaps each segment), a block of trials at a time.
     numpy makes 32 of these draws from each 32-bit word, so a block of a whole number of words
@@ -97,16 +103,16 @@ def randomization_swaps(segments: int, n_samples: int, seed: Optional[int]) -> I
 # no tokenizing per sample. The default number of samples is sacrebleu's (limits.PAIRED_TESTS).
 
 
-def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int,
-                        seed: Optional[int]) -> Iterator[Tuple[np.ndarray, Dict[str, List[float]]]]:
+def bootstrap_resamples(systems: Mapping[str, Statistics], settings: "Settings", n_samples: int,
+                        seed: int | None) -> Iterator[tuple[NDArray[Any], dict[str, list[float]]]]:
     """sacrebleu's paired bootstrap resamples, a block at a time: the segments each resample of the
     block draws (a row each, in the order drawn), and each system's score of each resample, by
     the one arithmetic (``scoring.arithmetic``) on its own scale. In sacrebleu's arithmetic the
     resampled sums are float32's, as sacrebleu has them (see ``float32_sums``)."""
     percent_scale = on_percent_scale(settings)
     score_of = arithmetic(settings).score
-    nltk = settings.scoring.smooth_method in NLTK_SMOOTHING  # its arithmetic needs the denominators
-    columns = {name: statistics.columns(denominators=nltk) for name, statistics in systems.items()}
+    denominators = arithmetic(settings).DENOMINATORS
+    columns = {name: statistics.columns(denominators=denominators) for name, statistics in systems.items()}
     layout = next(iter(systems.values()))  # reads summed columns back as sums
     if percent_scale:
         by_column = {name: np.ascontiguousarray(system_columns.T, dtype=np.float32)
@@ -122,15 +128,15 @@ def bootstrap_resamples(systems: Dict[str, Statistics], settings, n_samples: int
         yield drawn, block
 
 
-def randomization_trials(baseline: Statistics, system: Statistics, settings, n_samples: int,
-                         seed: Optional[int]) -> Iterator[Tuple[np.ndarray, List[float], List[float]]]:
+def randomization_trials(baseline: Statistics, system: Statistics, settings: "Settings", n_samples: int,
+                         seed: int | None) -> Iterator[tuple[NDArray[Any], list[float], list[float]]]:
     """sacrebleu's paired approximate randomization trials, a block at a time: which segments each
     trial swaps between the two systems (a row each), and the scores of the two corpora each swap
     makes (the system's with the baseline's swapped segments, then the other), by the one
     arithmetic on its own scale."""
     score_of = arithmetic(settings).score
-    nltk = settings.scoring.smooth_method in NLTK_SMOOTHING
-    first_columns, second_columns = baseline.columns(denominators=nltk), system.columns(denominators=nltk)
+    denominators = arithmetic(settings).DENOMINATORS
+    first_columns, second_columns = baseline.columns(denominators), system.columns(denominators)
     both = first_columns.sum(axis=0) + second_columns.sum(axis=0)
     difference = (first_columns - second_columns).astype(np.float64)  # exact: sums stay below 2**53
     for swapped in randomization_swaps(len(baseline), n_samples, seed):
@@ -139,11 +145,78 @@ def randomization_trials(baseline: Statistics, system: Statistics, settings, n_s
                [score_of(baseline.sums_of(b), settings).value for b in both - first])
 
 
-def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settings, test: str = "bootstrap",
-                           n_samples: Optional[int] = None, seed: Optional[int] = 12345,
-                           percent: bool = False, exact_mean: bool = False) -> Dict[str, Dict[str, object]]:
+class Compared(NamedTuple):
+    """One system's outcome in a paired test: its corpus score; against the baseline, the p-value
+    (None for the baseline); with the bootstrap, the mean of its resampled scores and the
+    half-width of their 95% interval (None with randomization, as in sacrebleu). ``score``,
+    ``mean`` and ``ci`` are on the arithmetic's own ``scale`` (100: sacrebleu's percent, whose
+    test runs on that scale; else 1), ``bleu`` on 0..1."""
+
+    bleu: float
+    score: float
+    p_value: float | None
+    mean: float | None
+    ci: float | None
+    scale: int
+
+    def fractions(self) -> dict[str, float | None]:
+        """``{"bleu", "p_value", "mean", "ci"}`` on 0..1, mean and ci divided by the scale."""
+        return {"bleu": self.bleu, "p_value": self.p_value, "mean": _divided(self.mean, self.scale),
+                "ci": _divided(self.ci, self.scale)}
+
+    def percents(self) -> dict[str, float | None]:
+        """``{"score", "p_value", "mean", "ci"}`` on 0..100: sacrebleu's own numbers in its
+        arithmetic, 100 times the others'."""
+        return {"score": _percent(self.score, self.scale), "p_value": self.p_value,
+                "mean": None if self.mean is None else _percent(self.mean, self.scale),
+                "ci": None if self.ci is None else _percent(self.ci, self.scale)}
+
+
+class Estimate(NamedTuple):
+    """One system's bootstrap estimate, as sacrebleu's single-system interval (its ``-ci``) gives
+    it: the correctly rounded mean of the resampled scores and the half-width of their 95%
+    interval, on the arithmetic's own ``scale``."""
+
+    mean: float
+    ci: float
+    scale: int
+
+    def percents(self) -> tuple[float, float]:
+        """(mean, ci) on 0..100: sacrebleu's own numbers in its arithmetic, 100 times the others'."""
+        return _percent(self.mean, self.scale), _percent(self.ci, self.scale)
+
+
+def _percent(value: float, scale: int) -> float:
+    return (100 // scale) * value  # exact: 1 * value on sacrebleu's scale
+
+
+def _divided(value: float | None, scale: int) -> float | None:
+    return None if value is None else value / scale
+
+
+def _sorted_estimate(values: list[float], n_samples: int) -> tuple[NDArray[np.float64], float]:
+    """sacrebleu's estimate_ci: the sorted values and the half-width of their 95% interval."""
+    ordered = np.sort(values)
+    cut = n_samples // 40
+    return ordered, float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut]))
+
+
+def bootstrap_estimate(statistics: Statistics, settings: "Settings") -> Estimate:
+    """sacrebleu's bootstrap estimate of one system's score (its ``-ci``, and ``corpus_score``'s
+    ``n_bootstrap``): ``n_bootstrap`` resamples seeded with ``bootstrap_seed``, resampled and summed
+    exactly as its paired bootstrap does, with the correctly rounded mean (``statistics.mean``)."""
+    n_samples = settings.output.n_bootstrap
+    values = [value for _, block in bootstrap_resamples({"system": statistics}, settings, n_samples,
+                                                        settings.output.bootstrap_seed) for value in block["system"]]
+    ordered, ci = _sorted_estimate(values, n_samples)
+    return Estimate(correctly_rounded_mean(ordered.tolist()), ci, 100 if on_percent_scale(settings) else 1)
+
+
+def paired_test_statistics(systems: Mapping[str, Statistics], baseline: str, settings: "Settings",
+                           test: str = "bootstrap", n_samples: int | None = None,
+                           seed: int | None = 12345) -> dict[str, Compared]:
     """Paired bootstrap resampling or paired approximate randomization of each system against
-    the baseline, exactly as sacrebleu's ``PairedTest`` computes them.
+    the baseline, exactly as sacrebleu's ``PairedTest`` computes them (see ``Compared``).
 
     Args:
         systems: each system's statistics, the same segments in the same order.
@@ -151,58 +224,40 @@ def paired_test_statistics(systems: Dict[str, Statistics], baseline: str, settin
         test: "bootstrap" (Koehn, 2004) or "randomization" (Riezler & Maxwell, 2005).
         n_samples: resamples or trials; by default 1000 and 10000, as in sacrebleu.
         seed: numpy's ``default_rng`` seed (sacrebleu's SACREBLEU_SEED); None draws from the OS.
-    Returns:
-        ``{name: {"bleu", "p_value", "mean", "ci"}}``: the score in 0..1; the p-value of the
-        difference from the baseline (None for the baseline); with the bootstrap, the mean of the
-        resampled scores and the half-width of their 95% interval (None with randomization, as in
-        sacrebleu). In sacrebleu's arithmetic the test runs on its 0-100 scale, its resampled
-        sums in float32 as it has them, and mean and ci are divided by 100 like the score.
-        ``percent=True`` gives score, mean and ci on 0..100 instead: sacrebleu's own numbers in
-        its arithmetic, 100 times the score in the others (for the command line). The mean is
-        numpy's, as in sacrebleu's paired test; ``exact_mean=True`` takes ``statistics.mean``, as
-        sacrebleu's single-system interval (its ``-ci``) does.
 
-    The resamples and trials are drawn a block at a time (``bootstrap_indices``,
-    ``randomization_swaps``), so memory stays bounded whatever the corpus and ``n_samples``.
+    In sacrebleu's arithmetic the test runs on its 0-100 scale, its resampled sums in float32 as
+    it has them; the mean is numpy's, as in sacrebleu's paired test. The resamples and trials are
+    drawn a block at a time (``bootstrap_indices``, ``randomization_swaps``), so memory stays
+    bounded whatever the corpus and ``n_samples``.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
-    percent_scale = on_percent_scale(settings)
-    # From the compared scale to the one asked for (see Returns).
-    if percent:
-        shown = (lambda value: value) if percent_scale else (lambda value: 100 * value)
-    else:
-        shown = (lambda value: value / 100) if percent_scale else (lambda value: value)
     corpus = {name: scored(statistics.sums(), settings) for name, statistics in systems.items()}
-    results = {name: {"bleu": shown(corpus[name].value) if percent else corpus[name].bleu,
-                      "p_value": None, "mean": None, "ci": None}
-               for name in systems}
+    p_values: dict[str, float | None] = dict.fromkeys(systems)
+    estimates: dict[str, tuple[float | None, float | None]] = dict.fromkeys(systems, (None, None))
     if test == "bootstrap":
-        resampled = {name: [] for name in systems}
+        resampled: dict[str, list[float]] = {name: [] for name in systems}
         for _, block in bootstrap_resamples(systems, settings, n_samples, seed):
             for name, values in block.items():
                 resampled[name] += values
         for name in systems:
-            ordered = np.sort(resampled[name])  # sacrebleu's estimate_ci
-            cut = n_samples // 40
-            mean = correctly_rounded_mean(ordered.tolist()) if exact_mean else float(ordered.mean())
-            results[name]["mean"] = shown(mean)
-            results[name]["ci"] = shown(float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut])))
-        for name in systems:
+            ordered, ci = _sorted_estimate(resampled[name], n_samples)
+            estimates[name] = (float(ordered.mean()), ci)
             if name != baseline:
                 differences = np.abs(np.array(resampled[name]) - np.array(resampled[baseline]))
-                results[name]["p_value"] = _p_value(differences - differences.mean(),
-                                                    abs(corpus[baseline].value - corpus[name].value))
+                p_values[name] = _p_value(differences - differences.mean(),
+                                          abs(corpus[baseline].value - corpus[name].value))
     else:
         for name, statistics in systems.items():
             if name != baseline:
                 trials = [abs(a - b) for _, first, second in randomization_trials(systems[baseline], statistics,
                                                                                    settings, n_samples, seed)
                           for a, b in zip(first, second)]
-                results[name]["p_value"] = _p_value(np.array(trials), abs(corpus[baseline].value - corpus[name].value))
-    return results
+                p_values[name] = _p_value(np.array(trials), abs(corpus[baseline].value - corpus[name].value))
+    return {name: Compared(corpus[name].bleu, corpus[name].value, p_values[name], *estimates[name],
+                           corpus[name].scale) for name in systems}
 
 
-def _p_value(statistics, observed):
+def _p_value(statistics: NDArray[np.float64], observed: float) -> float:
     """The share of samples whose statistic exceeds the observed one, counting the observed
     itself (multeval's and sacrebleu's +1)."""
     return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)

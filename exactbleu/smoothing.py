@@ -1,56 +1,63 @@
 """Smoothing methods, declared once: each method's name, the arithmetic it belongs to, the default
-of its ``smooth_value`` and what it does.
+of its ``smooth_value``, whether sacrebleu's effective order applies to it, how many orders its
+statistics must count, and what it does.
 
-This is a declaration, not arithmetic: ``scoring`` reads it to choose the arithmetic, and the
-options, the command line, the docs' table and the Space read their choices from it. It imports
-nothing heavy, so the command line can offer the choices without loading numpy.
+This is a declaration, not arithmetic: ``scoring`` reads it to choose the arithmetic, whose module
+holds each method's formula (its ``METHODS``), and the options, the command line, the docs' table
+and the Space read their choices from it. It imports nothing heavy, so the command line can offer
+the choices without loading numpy.
 """
 
-from typing import Dict, NamedTuple, Optional
+from typing import NamedTuple
+
+from .declaring import Registry
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
 HF, SACREBLEU, NLTK = "HF", "sacrebleu", "NLTK"
 
 
 class Smoothing(NamedTuple):
-    """A smoothing method: its name, the arithmetic it belongs to (``HF``, ``SACREBLEU`` or
-    ``NLTK``), the default of its ``smooth_value`` (None: it takes none) and what it does."""
+    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU`` or ``NLTK``), the
+    default of its ``smooth_value`` (None: it takes none), what it does, whether sacrebleu's
+    effective order applies to it, and the order its statistics count through at least (NLTK's
+    methods 5 and 7 smooth with the 5-gram precision at any order)."""
 
     name: str
     arithmetic: str
-    default: Optional[float]
+    default: float | None
     describe: str
+    effective_order: bool = True
+    counts_through: int = 0
 
 
-SMOOTHING: Dict[str, Smoothing] = {method.name: method for method in (
+SMOOTHING: Registry[Smoothing] = Registry("smooth_method", lambda method: method.name)
+for _method in (
     # sacrebleu's methods (Chen & Cherry, 2014, as sacrebleu states them).
     Smoothing("none", SACREBLEU, None, "no smoothing: an order without a match makes the score 0"),
     Smoothing("floor", SACREBLEU, 0.1, "an order without a match gets precision `smooth_value` / total"),
     Smoothing("add-k", SACREBLEU, 1, "adds `smooth_value` to matches and totals from order 2 on"),
     Smoothing("exp", SACREBLEU, None, "the k-th order without a match gets precision 1 / (2^k total)"),
     # NLTK's SmoothingFunction methods; method0 is its name for no smoothing, the "nltk" preset's.
-    Smoothing("method0", NLTK, None, "no smoothing: a precision of 0 counts as `sys.float_info.min`"),
-    Smoothing("method1", NLTK, 0.1, "an order without a match gets `smooth_value` (epsilon) / total"),
-    Smoothing("method2", NLTK, None, "adds 1 to matches and totals from order 2 on (Lin & Och, 2004)"),
-    Smoothing("method3", NLTK, None, "the k-th order without a match gets 1 / (2^k total) (NIST)"),
-    Smoothing("method4", NLTK, None, "as method3, scaled by k / log(hypothesis length), k = 5"),
-    Smoothing("method5", NLTK, None, "each precision averaged with its neighbours, the 5-gram's included"),
-    Smoothing("method6", NLTK, None, "interpolates with the previous orders' ratio, alpha = 5"),
-    Smoothing("method7", NLTK, None, "methods 4 and 5 together"),
-)}
-
-# NLTK's methods 5 and 7 smooth with the 5-gram precision at any order, so the statistics count
-# through order 5 for them.
-NLTK_FIFTH_ORDER = {"method5", "method7"}
+    Smoothing("method0", NLTK, None, "no smoothing: a precision of 0 counts as `sys.float_info.min`", False),
+    Smoothing("method1", NLTK, 0.1, "an order without a match gets `smooth_value` (epsilon) / total", False),
+    Smoothing("method2", NLTK, None, "adds 1 to matches and totals from order 2 on (Lin & Och, 2004)", False),
+    Smoothing("method3", NLTK, None, "the k-th order without a match gets 1 / (2^k total) (NIST)", False),
+    Smoothing("method4", NLTK, None, "as method3, scaled by k / log(hypothesis length), k = 5", False),
+    Smoothing("method5", NLTK, None, "each precision averaged with its neighbours, the 5-gram's included", False, 5),
+    Smoothing("method6", NLTK, None, "interpolates with the previous orders' ratio, alpha = 5", False),
+    Smoothing("method7", NLTK, None, "methods 4 and 5 together", False, 5),
+):
+    SMOOTHING.register(_method)
 
 
-def methods_of(arithmetic: str) -> Dict[str, Optional[float]]:
+def methods_of(arithmetic: str) -> dict[str, float | None]:
     """The smoothing methods of one arithmetic, with their default values."""
     return {method.name: method.default for method in SMOOTHING.values() if method.arithmetic == arithmetic}
 
 
-SMOOTH_DEFAULTS = methods_of(SACREBLEU)
-NLTK_SMOOTHING = methods_of(NLTK)
+def arithmetic_of(method: str | None) -> str:
+    """The arithmetic a smoothing method belongs to; HF's where there is none."""
+    return HF if method is None else SMOOTHING[method].arithmetic
 
 
 def markdown_table() -> str:

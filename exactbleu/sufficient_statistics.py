@@ -4,8 +4,8 @@ A segment's row is ``[prediction length, reference length, matches_1..matches_N,
 (sacrebleu's layout). A prediction n-gram matches at most as often as it occurs in any single
 reference of its segment (clipping); the totals count every n-gram position of the prediction; the
 reference length is the shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu,
-NLTK; a tie goes to the shorter). ``segment_row`` states that definition; the counting engines give
-exactly its rows, faster.
+NLTK; a tie goes to the shorter). ``definition.segment_row`` states that definition; the counting
+engines give exactly its rows, faster.
 
 Rows add up: the corpus score is a function of the column sums, so any split of a corpus
 (batches, processes, machines) sums to the same numbers. ``Statistics`` owns the layout: nothing
@@ -17,83 +17,19 @@ parts counted differently refuse to add up, and scoring under other settings is 
 """
 
 import hashlib
-import itertools
-from collections import Counter
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
+
+from .definition import reference_length, segment_matches, segment_row
+
+__all__ = ["CountedWith", "Statistics", "Sums", "reference_length", "rows_of", "segment_matches", "segment_row"]
 
 
-def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
-    """The reference length for the brevity penalty: the shortest (HF), or the closest to the
-    prediction's, a tie going to the shorter (Papineni et al., sacrebleu, NLTK)."""
-    if ref_length == "shortest":
-        return min(lengths)
-    return min(lengths, key=lambda length: (abs(length - prediction_length), length))
-
-
-def segment_row(prediction: Sequence, references: Sequence[Sequence], max_order: int,
-                ref_length: str = "shortest") -> List[int]:
-    """One segment's row from its tokens, by the definition (any hashable tokens: str or bytes)."""
-    length = len(prediction)
-    totals = _totals(length, max_order)
-    return ([length, reference_length(length, list(map(len, references)), ref_length)]
-            + segment_matches(prediction, references, max_order, totals) + totals)
-
-
-def _totals(length: int, max_order: int) -> List[int]:
-    """How many n-grams of each order a prediction of this length holds."""
-    return [length - n if length > n else 0 for n in range(max_order)]
-
-
-def segment_matches(prediction: Sequence, references: Sequence[Sequence], max_order: int,
-                    totals: Optional[List[int]] = None) -> List[int]:
-    """The clipped matches of each order: each n-gram of the prediction matches at most as often
-    as it occurs in any single reference.
-
-    An n-gram that occurs once in the prediction matches once if any reference holds it, so one
-    set difference counts all of those. Only an n-gram that occurs more than once is clipped by
-    its count: at most as often as one reference holds it."""
-    totals = totals or _totals(len(prediction), max_order)
-    matched = [0] * max_order
-    # The n-grams of a token list are the tuples of its n first shifted copies.
-    shifted = [prediction[start:] for start in range(max_order)]
-    reference_shifted = [[reference[start:] for start in range(max_order)] for reference in references]
-    for n in range(1, max_order + 1):
-        unmatched = set(zip(*shifted[:n]) if n > 1 else prediction)
-        distinct = len(unmatched)
-        unmatched.difference_update(*(zip(*copies[:n]) if n > 1 else copies[0] for copies in reference_shifted))
-        matches = distinct - len(unmatched)
-        if distinct < totals[n - 1]:  # an n-gram occurs more than once: clip it by its count
-            grams = list(zip(*shifted[:n])) if n > 1 else prediction
-            seen = set()
-            repeated = {gram for gram in grams if gram in seen or seen.add(gram)}  # each one seen before
-            repeated.difference_update(unmatched)
-            if repeated:
-                reference_grams = [list(zip(*copies[:n])) if n > 1 else copies[0] for copies in reference_shifted]
-                matches += sum(min(count, most) - 1 for count, most in _repeated_counts(repeated, grams, reference_grams))
-        if not matches:
-            break  # no longer n-gram can match either
-        matched[n - 1] = matches
-    return matched
-
-
-def _repeated_counts(repeated, grams, reference_grams):
-    """For each repeated n-gram: how often the prediction holds it, and the most times one
-    reference does. list.count is the fastest for a short segment (with counters, the 8-segment
-    benchmark row was measured 5-10% slower), but it takes time in proportion to the repeated
-    n-grams times the tokens, so a long segment is counted once per side instead."""
-    if len(repeated) * (len(grams) + sum(map(len, reference_grams))) <= 10_000:
-        return [(grams.count(gram), max(reference.count(gram) for reference in reference_grams)) for gram in repeated]
-    predicted, most = Counter(grams), dict.fromkeys(repeated, 0)
-    for reference in reference_grams:
-        for gram, count in Counter(reference).items():
-            if count > most.get(gram, count):
-                most[gram] = count
-    return [(predicted[gram], most[gram]) for gram in repeated]
-
-
-def rows_of(prediction_lengths: np.ndarray, reference_lengths: np.ndarray, matches: np.ndarray) -> np.ndarray:
+def rows_of(prediction_lengths: NDArray[np.int64], reference_lengths: NDArray[np.int64],
+            matches: NDArray[np.int64]) -> NDArray[np.int64]:
     """The rows of segments from their lengths and clipped matches (shape (segments, orders)); the
     totals follow from the prediction lengths."""
     orders = matches.shape[1]
@@ -133,7 +69,7 @@ class CountedWith(NamedTuple):
         digest = hashlib.blake2b(self.text().encode("utf-8"), digest_size=8).digest()
         return int.from_bytes(digest, "big") % (2**31 - 1) + 1
 
-    def difference(self, other: "CountedWith") -> Tuple[str, str]:
+    def difference(self, other: "CountedWith") -> tuple[str, str]:
         """The first setting where these differ from ``other``, as "name=this" and "name=that"."""
         for name, mine, theirs in zip(self._fields, self, other):
             if mine != theirs:
@@ -144,13 +80,14 @@ class CountedWith(NamedTuple):
 class Sums(NamedTuple):
     """Summed statistics, what a score is a function of. ``denominators`` are NLTK's: the sum over
     segments of max(1, total) per order (NLTK counts one possible n-gram for a hypothesis shorter
-    than n)."""
+    than n). Counts are ints; in sacrebleu's resampling, matches and totals are float32 sums, as
+    sacrebleu has them."""
 
     prediction_length: int
     reference_length: int
-    matches: List[int]
-    totals: List[int]
-    denominators: List[int]
+    matches: Sequence[Any]
+    totals: Sequence[Any]
+    denominators: Sequence[Any]
 
 
 _VECTOR_HEAD = 5  # segments, references, references squared, settings code times parts, parts
@@ -167,10 +104,10 @@ class Statistics:
     to make and read.
     """
 
-    __slots__ = ("_rows", "orders", "references", "counted_with")
+    __slots__ = ("_rows", "counted_with", "orders", "references")
 
-    def __init__(self, rows: Union[np.ndarray, List[List[int]]], orders: int,
-                 references: Optional[Sequence[int]] = None, counted_with: Optional[CountedWith] = None):
+    def __init__(self, rows: NDArray[np.int64] | list[list[int]], orders: int,
+                 references: Sequence[int] | None = None, counted_with: CountedWith | None = None):
         self._rows = rows
         self.orders = orders
         self.references = references  # how many references each segment has, for the signature
@@ -189,22 +126,23 @@ class Statistics:
                 first, second = counted[0].difference(other)
                 raise ValueError(f"statistics counted with different settings do not add up: one part was counted "
                                  f"with {first}, another with {second}; count every part with the same options")
-        references = None
+        references: list[int] | None = None
         if all(part.references is not None for part in parts):
-            references = list(itertools.chain.from_iterable(part.references for part in parts))
+            references = [count for part in parts for count in part.references or ()]
         return cls(np.concatenate([part.array for part in parts]), orders.pop(), references,
                    counted[0] if counted else None)
 
     @classmethod
-    def from_columns(cls, prediction_length: np.ndarray, reference_length: np.ndarray, matches: np.ndarray,
-                     totals: np.ndarray, references: Optional[Sequence[int]] = None,
-                     counted_with: Optional[CountedWith] = None) -> "Statistics":
+    def from_columns(cls, prediction_length: NDArray[np.int64], reference_length: NDArray[np.int64],
+                     matches: NDArray[np.int64],
+                     totals: NDArray[np.int64], references: Sequence[int] | None = None,
+                     counted_with: CountedWith | None = None) -> "Statistics":
         """Statistics from named columns (``matches`` and ``totals`` of shape (segments, orders))."""
         rows = np.column_stack([prediction_length, reference_length, matches, totals]).astype(np.int64, copy=False)
         return cls(rows, matches.shape[1], references, counted_with)
 
     @property
-    def array(self) -> np.ndarray:
+    def array(self) -> NDArray[np.int64]:
         """The rows as an int64 array of shape (segments, 2 + 2 * orders)."""
         if isinstance(self._rows, np.ndarray):
             return self._rows
@@ -213,7 +151,7 @@ class Statistics:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def __getitem__(self, index) -> "Statistics":
+    def __getitem__(self, index: int | slice | NDArray[Any] | Sequence[int]) -> "Statistics":
         references = None if self.references is None else np.asarray(self.references)[index].reshape(-1).tolist()
         return Statistics(self.array[index].reshape(-1, 2 + 2 * self.orders), self.orders, references,
                           self.counted_with)
@@ -223,12 +161,12 @@ class Statistics:
             return NotImplemented
         return Statistics.concatenate([self, other])
 
-    def __radd__(self, other) -> "Statistics":
+    def __radd__(self, other: object) -> "Statistics":
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum() starts from 0
             return self
         return NotImplemented
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Statistics) and other.orders == self.orders
                 and other.counted_with == self.counted_with and np.array_equal(self.array, other.array))
 
@@ -236,20 +174,20 @@ class Statistics:
         return f"Statistics({len(self)} segments, {self.orders} orders)"
 
     @property
-    def prediction_length(self) -> np.ndarray:
+    def prediction_length(self) -> NDArray[np.int64]:
         return self.array[:, 0]
 
     @property
-    def reference_length(self) -> np.ndarray:
+    def reference_length(self) -> NDArray[np.int64]:
         return self.array[:, 1]
 
     @property
-    def matches(self) -> np.ndarray:
+    def matches(self) -> NDArray[np.int64]:
         """Clipped matches, shape (segments, orders)."""
         return self.array[:, 2 : 2 + self.orders]
 
     @property
-    def totals(self) -> np.ndarray:
+    def totals(self) -> NDArray[np.int64]:
         """n-gram positions of each prediction, shape (segments, orders)."""
         return self.array[:, 2 + self.orders :]
 
@@ -270,23 +208,23 @@ class Statistics:
         for row in rows:
             yield self._sums(row, [total or 1 for total in row[2 + self.orders :]])
 
-    def _sums(self, columns, denominators) -> Sums:
+    def _sums(self, columns: Sequence[Any], denominators: Sequence[Any]) -> Sums:
         orders = self.orders
         return Sums(columns[0], columns[1], columns[2 : 2 + orders], columns[2 + orders : 2 + 2 * orders], denominators)
 
-    def columns(self, denominators: bool = False) -> np.ndarray:
+    def columns(self, denominators: bool = False) -> NDArray[np.int64]:
         """Each segment's row, and with ``denominators`` its NLTK denominators: what the paired
         tests resample and sum (see ``sums_of``)."""
         return np.column_stack([self.array, np.maximum(self.totals, 1)]) if denominators else self.array
 
-    def sums_of(self, columns: Sequence) -> Sums:
+    def sums_of(self, columns: Sequence[Any]) -> Sums:
         """Sums read from a sum of ``columns()`` rows (ints, or float32 in sacrebleu's bootstrap);
         without denominators there, NLTK's arithmetic cannot score them."""
         orders = self.orders
         return Sums(columns[0], columns[1], columns[2 : 2 + orders], columns[2 + orders : 2 + 2 * orders],
                     columns[2 + 2 * orders :])
 
-    def vector(self) -> np.ndarray:
+    def vector(self) -> NDArray[np.int64]:
         """The corpus's statistics as one fixed-length 1-D int64 array that adds up with ``+``:
         what ``torch.distributed.all_reduce``, Dask or Ray sum over shards, and ``score`` reads.
 
@@ -314,7 +252,21 @@ class Statistics:
         return _VECTOR_HEAD + 2 + 3 * orders
 
     @staticmethod
-    def vector_sums(vector: np.ndarray) -> Sums:
+    def vector_orders(length: int) -> int | None:
+        """How many orders a vector of this length holds, or None where no vector has its length."""
+        orders, rest = divmod(length - _VECTOR_HEAD - 2, 3)
+        return orders if orders >= 1 and rest == 0 else None
+
+    @classmethod
+    def from_dict(cls, columns: "Mapping[str, Any]") -> "Statistics":
+        """Statistics from the columns that ``as_dict`` gives (a dict, or a ``datasets.Dataset``),
+        checked where they enter (see ``stored_statistics``)."""
+        from .stored_statistics import statistics_from_dict
+
+        return statistics_from_dict(columns)
+
+    @staticmethod
+    def vector_sums(vector: NDArray[np.int64]) -> Sums:
         """The sums that a vector holds (see ``vector``)."""
         values = [int(value) for value in vector[_VECTOR_HEAD:]]
         orders = (len(values) - 2) // 3
@@ -322,14 +274,14 @@ class Statistics:
                     values[2 + 2 * orders :])
 
     @staticmethod
-    def vector_references(vector: np.ndarray):
+    def vector_references(vector: NDArray[np.int64]) -> int | str:
         """How many references every segment has, or "var" when they differ (Cauchy-Schwarz: n times
         the sum of squares equals the squared sum exactly when all counts are equal)."""
         segments, references, squares = (int(value) for value in vector[:3])
         return references // segments if segments * squares == references * references else "var"
 
     @staticmethod
-    def vector_counted_with(vector: np.ndarray, counted_with: CountedWith) -> Optional[bool]:
+    def vector_counted_with(vector: NDArray[np.int64], counted_with: CountedWith) -> bool | None:
         """Whether every part of a summed vector was counted with these settings; None when every
         part was made by hand, so nothing is known."""
         code, parts = int(vector[3]), int(vector[4])
@@ -337,10 +289,11 @@ class Statistics:
             return None
         return code == counted_with.code() * parts
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, list[Any]]:
         """The rows as columns of lists, as ``datasets`` stores them."""
         array = self.array
-        columns = {"prediction_length": array[:, 0].tolist(), "reference_length": array[:, 1].tolist(),
+        columns: dict[str, list[Any]] = {"prediction_length": array[:, 0].tolist(),
+                                         "reference_length": array[:, 1].tolist(),
                    "matches": self.matches.tolist(), "totals": self.totals.tolist()}
         if self.references is not None:
             columns["references"] = list(self.references)

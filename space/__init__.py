@@ -5,7 +5,7 @@ The modules follow a request, one way:
 - ``page``: the page's layout and events, and the API endpoints;
 - ``requests``: one dataclass for the page's inputs, checked once, and the job each request is;
 - ``pricing``: what a job may cost, known before any of its work runs, from the prices the
-  tokenizers declare (``exactbleu.tokenizers.TOKENIZERS``);
+  tokenizers declare (``exactbleu.TOKENIZERS``);
 - ``workers``: where the work runs, in worker processes, by price;
 - ``server``: the server's settings, which bound request sizes and slow clients.
 

@@ -10,23 +10,42 @@ import asyncio
 import contextlib
 import html
 import os
-from typing import Optional
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypedDict, TypeVar
 
 import gradio as gr
 import pandas as pd
+from gradio.events import api  # gradio's gr.api, which its __init__ leaves out of __all__
 
-from exactbleu.limits import PAIRED_TESTS
-from exactbleu.options import DEFAULTS
+from exactbleu import PAIRED_TESTS
 
-from .requests import (EXAMPLE_PREDICTIONS, EXAMPLE_REFERENCES, EXAMPLE_REFERENCES_2, EXAMPLE_SYSTEM_B, MAX_ORDER,
-                       REF_LENGTHS, InputError, PageInputs, compare_job, explain_job, score_job, smoothings, tokenizers)
+from .pricing import InputError
+from .requests import (
+    DEFAULT_MAX_ORDER,
+    DEFAULT_REF_LENGTH,
+    DEFAULT_TOKENIZER,
+    EXAMPLE_PREDICTIONS,
+    EXAMPLE_REFERENCES,
+    EXAMPLE_REFERENCES_2,
+    EXAMPLE_SYSTEM_B,
+    MAX_ORDER,
+    REF_LENGTHS,
+    Job,
+    PageInputs,
+    compare_job,
+    explain_job,
+    score_job,
+    smoothings,
+    tokenizers,
+)
 from .workers import Abandoned, Workers
 
 workers = Workers()
+Checked = TypeVar("Checked")
 
 
 @contextlib.contextmanager
-def shown_as_message():
+def shown_as_message() -> Iterator[None]:
     """An input problem, or a client that went away, becomes a message, not a stack trace."""
     try:
         yield
@@ -34,7 +53,7 @@ def shown_as_message():
         raise gr.Error(str(error), print_exception=False) from None
 
 
-async def checked(job_of, *arguments):
+async def checked(job_of: Callable[..., Checked], *arguments: Any) -> Checked:
     """``job_of(*arguments)``, a request's job checked and priced: here for a small request, in a
     thread for a big one (checking 10 MB takes 0.2 s, which would hold up the event loop)."""
     if sum(len(argument) for argument in arguments if isinstance(argument, str)) < 100_000:
@@ -42,7 +61,7 @@ async def checked(job_of, *arguments):
     return await asyncio.to_thread(job_of, *arguments)
 
 
-def abandoned(request: Optional[gr.Request]) -> bool:
+def abandoned(request: gr.Request | None) -> bool:
     """Whether Gradio has given up on every running event of this request's session: it marks
     them not alive when the client's event stream closes. Gradio 6 has no public hook for this,
     so this reads its queue; tests/test_app.py checks that a disconnect kills the worker."""
@@ -54,23 +73,24 @@ def abandoned(request: Optional[gr.Request]) -> bool:
     return bool(events) and not any(event.alive for event in events)
 
 
-def _score_inputs(*page):
+def _score_inputs(*page: Any) -> Job:
     return score_job(PageInputs.checked(*page))
 
 
 async def compute(predictions: str, references: str, references_2: str = "", references_3: str = "",
-                  tokenizer: str = DEFAULTS["tokenizer"], max_order: int = DEFAULTS["max_order"],
-                  smoothing: str = "none", ref_length: str = DEFAULTS["ref_length"], lowercase: bool = False,
-                  request: gr.Request = None) -> dict:
+                  tokenizer: str = DEFAULT_TOKENIZER, max_order: int = DEFAULT_MAX_ORDER,
+                  smoothing: str = "none", ref_length: str = DEFAULT_REF_LENGTH, lowercase: bool = False,
+                  request: gr.Request | None = None) -> dict[str, Any]:
     """The API endpoint /compute: the metric's result dict, with per-sentence scores and the
     signature, or an error message the client raises."""
     with shown_as_message():
         job = await checked(_score_inputs, predictions, references, references_2, references_3, tokenizer, max_order,
                             smoothing, ref_length, lowercase)
-        return await workers.run(job, lambda: abandoned(request))
+        result: dict[str, Any] = await workers.run(job, lambda: abandoned(request))
+        return result
 
 
-def _precision_bars(result) -> str:
+def _precision_bars(result: Mapping[str, Any]) -> str:
     """The precisions and the brevity penalty as bars, small enough to sit under the score."""
     measures = [(f"{n}-gram precision", value) for n, value in enumerate(result["precisions"], 1)]
     rows = "".join(
@@ -78,12 +98,14 @@ def _precision_bars(result) -> str:
         f"<span style='flex:1;background:#eee;height:0.9em'><span style='display:block;height:100%;"
         f"width:{100 * min(1.0, value):.1f}%;background:#6c8ebf'></span></span><span style='width:4em;"
         f"text-align:right'>{value:.3f}</span></div>"
-        for label, value in measures + [("brevity penalty", result["brevity_penalty"])])
+        for label, value in [*measures, ("brevity penalty", result["brevity_penalty"])])
     return f"<div id='precisions'>{rows}</div>"
 
 
-async def compute_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-                           ref_length, lowercase, request: gr.Request):
+async def compute_for_page(predictions: str | None, references: str | None, references_2: str | None,
+                           references_3: str | None, tokenizer: str, max_order: int, smoothing: str,
+                           ref_length: str, lowercase: bool,
+                           request: gr.Request) -> tuple[str, pd.DataFrame, str, dict[str, Any]]:
     """The page's view of the result: score with precisions, per-sentence table, signature, JSON."""
     page = (predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length, lowercase)
     with shown_as_message():
@@ -104,20 +126,22 @@ async def compute_for_page(predictions, references, references_2, references_3, 
     return headline, table, result["signature"], summary
 
 
-async def compare(baseline: str, system: str, references: str, tokenizer: str = DEFAULTS["tokenizer"],
-                  test: str = "bootstrap", request: gr.Request = None) -> dict:
+async def compare(baseline: str, system: str, references: str, tokenizer: str = DEFAULT_TOKENIZER,
+                  test: str = "bootstrap", request: gr.Request | None = None) -> dict[str, Any]:
     """The API endpoint /compare: sacrebleu's paired test of the second system against the baseline,
     ``{"baseline": {...}, "system": {...}}`` with "bleu", "p_value", "mean" and "ci" each."""
     with shown_as_message():
         job = await checked(compare_job, baseline, system, references, tokenizer, test)
-        return await workers.run(job, lambda: abandoned(request))
+        results: dict[str, Any] = await workers.run(job, lambda: abandoned(request))
+        return results
 
 
-async def compare_for_page(baseline, system, references, tokenizer, test, request: gr.Request):
+async def compare_for_page(baseline: str, system: str, references: str, tokenizer: str, test: str,
+                           request: gr.Request) -> str:
     """Both scores, their intervals and the p-value, with how to read them."""
     results = await compare(baseline, system, references, tokenizer, test, request)
 
-    def line(label, result):
+    def line(label: str, result: Mapping[str, Any]) -> str:
         text = f"{label}: BLEU {100 * result['bleu']:.2f}"
         if result["mean"] is not None:
             text += f" (resampled mean {100 * result['mean']:.2f} ± {100 * result['ci']:.2f})"
@@ -134,7 +158,7 @@ async def compare_for_page(baseline, system, references, tokenizer, test, reques
             "difference says the systems differ, not by how much it matters.</p>")
 
 
-def matched_positions(tokens, order):
+def matched_positions(tokens: Sequence[str], order: Mapping[str, Any]) -> list[bool]:
     """Which tokens a clipped match of this order covers: each n-gram's first min(count, most in
     one reference) occurrences match."""
     allowed = {tuple(g["ngram"]): min(g["count"], g["max_reference_count"]) for g in order["ngrams"]}
@@ -147,12 +171,17 @@ def matched_positions(tokens, order):
     return covered
 
 
-def _explain_inputs(line, *page):
-    return explain_job(PageInputs.checked(*page, advice="explain a line in Python"), line)
+def _explain_inputs(line: Any, predictions: str | None, references: str | None, references_2: str | None,
+                    references_3: str | None, tokenizer: str, max_order: int, smoothing: str, ref_length: str,
+                    lowercase: bool) -> Job:
+    inputs = PageInputs.checked(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
+                                ref_length, lowercase, advice="explain a line in Python")
+    return explain_job(inputs, line)
 
 
-async def explain_for_page(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
-                           ref_length, lowercase, event: gr.SelectData, request: gr.Request):
+async def explain_for_page(predictions: str | None, references: str | None, references_2: str | None,
+                           references_3: str | None, tokenizer: str, max_order: int, smoothing: str,
+                           ref_length: str, lowercase: bool, event: gr.SelectData, request: gr.Request) -> str:
     """A selected row of the per-sentence table, worked out: matched tokens per order, clipped
     counts, and the brevity penalty's arithmetic."""
     index = event.index
@@ -181,12 +210,13 @@ async def explain_for_page(predictions, references, references_2, references_3, 
     elif c > r:
         arithmetic = f"c = {c} prediction tokens &gt; r = {r} reference tokens: BP = 1"
     else:
-        arithmetic = f"c = {c} prediction tokens, r = {r} reference tokens: BP = exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.4f}"
+        arithmetic = (f"c = {c} prediction tokens, r = {r} reference tokens: "
+                      f"BP = exp(1 − r/c) = exp(1 − {r}/{c}) = {bp:.4f}")
     parts.append(f"<p id='brevity'><b>Brevity penalty</b> ({html.escape(str(ref_length))} reference): {arithmetic}</p>")
     return "".join(parts) + "</div>"
 
 
-def read_upload(path):
+def read_upload(path: str | None) -> tuple[str | dict[str, Any], dict[str, Any] | None]:
     """The text of an uploaded .txt file, for its text box; the file is deleted once read, and the
     upload box emptied. Only a file in Gradio's upload folder is read (Gradio checks it too)."""
     if path is None:  # a file over MAX_BYTES never gets here: the server refuses it unstored
@@ -213,7 +243,15 @@ def read_upload(path):
 
 # Every event that scores shares one limit, well above what runs at once (the workers' lanes
 # decide that): a request waiting for its turn there holds no place in Gradio's queue.
-WORK = {"concurrency_id": "work", "concurrency_limit": 64}
+class Concurrency(TypedDict):
+    """An event's place among Gradio's concurrency groups."""
+
+    concurrency_id: str
+    concurrency_limit: int
+
+
+WORK: Concurrency = {"concurrency_id": "work", "concurrency_limit": 64}
+demo: gr.Blocks  # the page (gradio leaves Blocks.__enter__ untyped, so `as demo` alone would say Any)
 # Gradio keeps files it is given for a minute at most; an upload is deleted as soon as it is read.
 with gr.Blocks(title="BLEU", delete_cache=(60, 60)) as demo:
     gr.Markdown("**BLEU**: Hugging Face's `bleu` numbers by default, sacrebleu's or NLTK's by option. One segment "
@@ -224,13 +262,13 @@ with gr.Blocks(title="BLEU", delete_cache=(60, 60)) as demo:
                 predictions = gr.Textbox(label="Predictions", lines=3, max_lines=8, value=EXAMPLE_PREDICTIONS)
                 references = gr.Textbox(label="References", lines=3, max_lines=8, value=EXAMPLE_REFERENCES)
                 with gr.Row():
-                    tokenizer = gr.Dropdown(tokenizers(), value=DEFAULTS["tokenizer"], label="Tokenizer", min_width=100)
+                    tokenizer = gr.Dropdown(tokenizers(), value=DEFAULT_TOKENIZER, label="Tokenizer", min_width=100)
                     smoothing = gr.Dropdown(list(smoothings()), value="none", label="Smoothing", min_width=100)
                     # The documented example: max order 2, both reference sets (BLEU 50.38 on the first click).
                     max_order = gr.Dropdown(list(range(1, MAX_ORDER + 1)), value=2, label="Max n-gram order",
                                             min_width=100)
                 with gr.Row():
-                    ref_length = gr.Radio(REF_LENGTHS, value=DEFAULTS["ref_length"],
+                    ref_length = gr.Radio(REF_LENGTHS, value=DEFAULT_REF_LENGTH,
                                           label="Reference length (shortest: HF; closest: sacrebleu, NLTK)")
                     lowercase = gr.Checkbox(label="Lowercase")
                 button = gr.Button("Compute BLEU", variant="primary")
@@ -264,11 +302,11 @@ with gr.Blocks(title="BLEU", delete_cache=(60, 60)) as demo:
                 system_box = gr.Textbox(label="Second system", lines=5, value=EXAMPLE_SYSTEM_B)
                 compare_references = gr.Textbox(label="References for both", lines=5, value=EXAMPLE_REFERENCES)
             with gr.Column():
-                compare_tokenizer = gr.Dropdown(tokenizers(), value=DEFAULTS["tokenizer"], label="Tokenizer (both)")
+                compare_tokenizer = gr.Dropdown(tokenizers(), value=DEFAULT_TOKENIZER, label="Tokenizer (both)")
                 test = gr.Radio(list(PAIRED_TESTS), value="bootstrap", label="Test")
                 compare_button = gr.Button("Compare", variant="primary")
                 comparison = gr.HTML()
         compare_button.click(compare_for_page, [baseline_box, system_box, compare_references, compare_tokenizer, test],
                              comparison, api_visibility="private", **WORK)
-    gr.api(compute, api_name="compute", **WORK)
-    gr.api(compare, api_name="compare", **WORK)
+    api(compute, api_name="compute", **WORK)
+    api(compare, api_name="compare", **WORK)

@@ -1,6 +1,6 @@
 """What a request may cost, known before any of its work runs.
 
-Every registered tokenizer declares its price (``exactbleu.tokenizers.Price``): seconds per
+Every registered tokenizer declares its price (``exactbleu.Price``): seconds per
 character, per line, and per known blow-up, measured by ``python benchmarks/load.py prices`` on the
 dearest inputs found, the most of three runs times 2 (the same input measured up to three times as
 slow at another hour of this shared machine). Counting n-grams has its own prices, per token, by
@@ -10,10 +10,12 @@ its cost. A request over the limits gets a message saying which, and what to do 
 
 import itertools
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from exactbleu.engine import packed_token_limit
-from exactbleu.tokenizers import RUN_LENGTH, TOKENIZERS
+from exactbleu import TOKENIZERS, Price, packed_token_limit
+
+RUN_LENGTH = Price.RUN_LENGTH
 
 MAX_TOKENS = 1_000_000  # at most this many, counted before tokenizing as characters other than spaces
 MAX_SECONDS = 5.0  # of work, estimated before any of it runs

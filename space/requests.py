@@ -8,25 +8,48 @@ arguments, priced (see ``pricing``), which the workers run.
 """
 
 import dataclasses
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar
 
-from exactbleu import api
-from exactbleu.inputs import check_inputs, reference_lists
-from exactbleu.limits import PAIRED_TESTS
-from exactbleu.options import DEFAULTS, OPTION, resolve_settings
-from exactbleu.smoothing import SMOOTHING
-from exactbleu.tokenizers import TOKENIZERS
+from exactbleu import (
+    OPTIONS,
+    PAIRED_TESTS,
+    SMOOTHING,
+    TOKENIZERS,
+    Corpus,
+    Settings,
+    checked_corpus,
+    corpus_bleu,
+    explain,
+    paired_test,
+    resolve_settings,
+)
 
-from .pricing import (COMMAND_LINE, MAX_TOKENS, Cost, InputError, checked_cost, cost_of, explain_cost,
-                      paired_cost)
+from .pricing import COMMAND_LINE, MAX_TOKENS, Cost, InputError, checked_cost, cost_of, explain_cost, paired_cost
 
 MAX_LINES = 100_000
 MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
 MAX_EXPLAIN_TOKENS = 1_000  # in the line the page explains, prediction and references together
-MAX_ORDER = 8  # the page's slider; the library takes up to exactbleu.options.MAX_ORDER
+MAX_ORDER = 8  # the page's slider; the library takes up to exactbleu.MAX_ORDER
 MAX_COMPARE_LINES = 10_000  # the resamples are matrices of samples x lines
 BOXES = ("Predictions", "References", "References (second set)", "References (third set)")
-REF_LENGTHS = list(OPTION["ref_length"].choices)
+REF_LENGTHS: list[str] = [str(choice) for choice in OPTIONS["ref_length"].choices or []]
+
+Declared = TypeVar("Declared")
+
+
+def _declared_default(name: str, kind: type[Declared]) -> Declared:
+    """The library's declared default of an option, which the page's type for it must be."""
+    default = OPTIONS[name].default
+    if not isinstance(default, kind):
+        raise TypeError(f"exactbleu's default {name} is {default!r}, not {kind.__name__}")
+    return default
+
+
+# The library's defaults, as the page and the API endpoints offer them.
+DEFAULT_TOKENIZER: str = _declared_default("tokenizer", str)
+DEFAULT_MAX_ORDER: int = _declared_default("max_order", int)
+DEFAULT_REF_LENGTH: str = _declared_default("ref_length", str)
 
 # The page's prefilled example: HF's bleu card's, with a second reference set, and a second system
 # to compare with the first.
@@ -52,13 +75,13 @@ EXAMPLE_SYSTEM_B = "\n".join([
 ])
 
 
-def tokenizers() -> List[str]:
-    """The tokenizers the page offers: every registered one that is installed here, with its model
-    where it needs one (nothing is downloaded)."""
+def tokenizers() -> list[str]:
+    """The tokenizers the page and its API offer: every registered one that is installed here, with
+    its model where it needs one (nothing is downloaded)."""
     return [name for name, tokenizer in TOKENIZERS.items() if not tokenizer.missing()]
 
 
-def smoothings() -> Dict[str, Dict[str, object]]:
+def smoothings() -> dict[str, dict[str, object]]:
     """The page's smoothing choices, and the options each one means: none, HF's add-one, and every
     registered method, labelled by its arithmetic."""
     return {"none": {}, "add-one (HF smooth=True)": {"smooth": True},
@@ -66,7 +89,7 @@ def smoothings() -> Dict[str, Dict[str, object]]:
                if name != "none"}}
 
 
-def _lines(text: str, name: str) -> List[str]:
+def _lines(text: str, name: str) -> list[str]:
     """The segments of a text box: one per line; a final line break ends the last one."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -77,21 +100,35 @@ def _lines(text: str, name: str) -> List[str]:
     return lines
 
 
-def _sized(texts: Sequence[Optional[str]], advice: str) -> List[str]:
+def _sized(texts: Sequence[str | None], advice: str) -> list[str]:
     """The texts (None as ""), if they are at most MAX_BYTES together."""
-    texts = [text or "" for text in texts]
-    if sum(len(text.encode("utf-8", "surrogatepass")) for text in texts) > MAX_BYTES:  # bad Unicode: the library says
+    sized = [text or "" for text in texts]
+    if sum(len(text.encode("utf-8", "surrogatepass")) for text in sized) > MAX_BYTES:  # bad Unicode: the library says
         raise InputError(f"the texts are larger than {MAX_BYTES // 1_000_000} MB together; {advice}")
-    return texts
+    return sized
 
 
-def _choice(name: str, value, choices):
+def _tokenizer(value: Any) -> str:
+    """A tokenizer the page offers; for a registered one that is not installed here, the message
+    also says what it needs, but never where on the server it would be."""
+    offered = tokenizers()
+    if isinstance(value, str) and value not in offered and value in TOKENIZERS:
+        needs = TOKENIZERS[value].needs
+        what = needs.what if needs is not None else "what it needs"
+        raise InputError(f"tokenizer must be one of {offered}, got {value!r:.40}; {value!r:.40} is not installed on "
+                         f"this Space: it needs {what}")
+    chosen: str = _choice("tokenizer", value, offered)
+    return chosen
+
+
+def _choice(name: str, value: Any, choices: Any) -> Any:
+    """The value, if it is one of the choices (a list or a dict's keys); else a message."""
     if isinstance(value, (list, dict, set)) or value not in choices:
         raise InputError(f"{name} must be one of {list(choices)}, got {value!r:.40}")
     return value
 
 
-def _max_order(value) -> int:
+def _max_order(value: Any) -> int:
     """The page's max_order as an int: a whole number on the slider's range, or a message."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -100,7 +137,7 @@ def _max_order(value) -> int:
     return value
 
 
-def _library(function, *arguments, **keywords):
+def _library(function: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
     """A library check, its message as the page's."""
     try:
         return function(*arguments, **keywords)
@@ -113,31 +150,34 @@ class PageInputs:
     """The page's inputs, checked (see ``checked``): each box's lines, the options as the
     library's settings."""
 
-    boxes: Tuple[Tuple[str, List[str]], ...]  # (name, lines) of Predictions, References and each set in use
+    boxes: tuple[tuple[str, list[str]], ...]  # (name, lines) of Predictions, References and each set in use
     tokenizer: str
     max_order: int
-    options: Dict[str, object]
+    options: dict[str, object]
 
     @classmethod
-    def checked(cls, predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
-                max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"],
-                lowercase=False, advice: str = COMMAND_LINE) -> "PageInputs":
+    def checked(cls, predictions: str | None, references: str | None, references_2: str | None = "",
+                references_3: str | None = "", tokenizer: str = DEFAULT_TOKENIZER,
+                max_order: int = DEFAULT_MAX_ORDER, smoothing: str = "none", ref_length: str = DEFAULT_REF_LENGTH,
+                lowercase: bool = False, advice: str = COMMAND_LINE) -> "PageInputs":
         """Check the page's inputs, as the page and the API pass them, once."""
-        max_order, tokenizer = _max_order(max_order), _choice("tokenizer", tokenizer, tokenizers())
+        max_order, tokenizer = _max_order(max_order), _tokenizer(tokenizer)
         smoothing = _choice("smoothing", smoothing, smoothings())
         texts = _sized((predictions, references, references_2, references_3), advice)
         # Further reference sets count when they hold more than spaces.
-        boxes = tuple((name, _lines(text, name)) for name, text in zip(BOXES, texts) if name in BOXES[:2] or text.strip())
+        boxes = tuple((name, _lines(text, name)) for name, text in zip(BOXES, texts)
+                      if name in BOXES[:2] or text.strip())
         options = dict(tokenizer=tokenizer, max_order=max_order, ref_length=ref_length, lowercase=lowercase,
                        **smoothings()[smoothing])
         _library(resolve_settings, "default", **options)
         return cls(boxes, tokenizer, max_order, options)
 
-    def settings(self, **output):
+    def settings(self, **output: Any) -> Settings:
         """The library's settings for these options, with output options such as sentence_level."""
-        return _library(resolve_settings, "default", **self.options, **output)
+        settings: Settings = _library(resolve_settings, "default", **self.options, **output)
+        return settings
 
-    def segments(self) -> Tuple[List[str], List[List[str]]]:
+    def segments(self) -> Corpus:
         """Every line's prediction and references, as the library checks them."""
         (_, predictions), *reference_boxes = self.boxes
         if not predictions:
@@ -146,38 +186,44 @@ class PageInputs:
             if len(lines) != len(predictions):
                 raise InputError(f"{name} has {len(lines):,} lines but Predictions has {len(predictions):,}: give one "
                                  f"reference per prediction, line by line")
-        return _checked_segments(predictions, [list(segment) for segment in zip(*(lines for _, lines in reference_boxes))])
+        references = [list(segment) for segment in zip(*(lines for _, lines in reference_boxes))]
+        return _checked_segments(predictions, references)
 
 
-def _checked_segments(predictions, references):
-    predictions, references, _ = _library(check_inputs, predictions, references)
-    return predictions, reference_lists(references)
+def _checked_segments(predictions: list[str], references: list[list[str]] | list[str]) -> Corpus:
+    """The library's corpus of these lines (references: a list per prediction, or one string
+    each), its message as the page's."""
+    corpus: Corpus = _library(checked_corpus, predictions, references)
+    return corpus
 
 
 class Job(NamedTuple):
-    """A request's work, ``finish(function(*arguments))``, and its cost. The functions are the
-    library's or builtins, so a worker process finds them by name."""
+    """A request's work, ``finish(function(*arguments, **keywords))``, and its cost. The functions
+    are the library's or builtins, so a worker process finds them by name."""
 
-    function: Callable
-    arguments: tuple
+    function: Callable[..., Any]
+    arguments: tuple[Any, ...]
     cost: Cost
-    finish: Optional[Callable] = None  # for a result that is not plain data, such as explain's lazy sequence
+    finish: Callable[[Any], Any] | None = None  # for a result that is not plain data, such as explain's
+    # Read-only, as every Job shares the default: a plain dict still, which pickles to a worker.
+    keywords: Mapping[str, Any] = {}
 
 
-def _counting():
-    # One thread: two workers run requests side by side already. MAX_TOKENS again: the library's own guard.
-    return api.Counting(None, 1, MAX_TOKENS)
+# One thread: two workers run requests side by side already. MAX_TOKENS again: the library's own guard.
+COUNTING: dict[str, int] = {"threads": 1, "max_tokens": MAX_TOKENS}
 
 
 def score_job(inputs: PageInputs) -> Job:
     """Scoring the page's lines, as the metric's compute with per-sentence scores and the signature."""
-    predictions, references = inputs.segments()
+    corpus = inputs.segments()
     settings = inputs.settings(sentence_level=True, signature=True)
-    cost = checked_cost(cost_of(predictions, references, inputs.tokenizer, inputs.max_order), inputs.tokenizer)
-    return Job(api.result_of, (predictions, references, settings, _counting()), cost)
+    # The page's texts make a text corpus: lists of strings, never the token ids a Corpus may hold.
+    cost = checked_cost(cost_of(corpus.predictions, corpus.references, inputs.tokenizer,  # type: ignore[arg-type]
+                                inputs.max_order), inputs.tokenizer)
+    return Job(corpus_bleu, (corpus, None, settings), cost, keywords=COUNTING)
 
 
-def explain_job(inputs: PageInputs, line) -> Job:
+def explain_job(inputs: PageInputs, line: Any) -> Job:
     """The metric's explain() of one line (0-based): a line of at most MAX_EXPLAIN_TOKENS, so its
     page stays small."""
     lines = [these for _, these in inputs.boxes]
@@ -190,12 +236,12 @@ def explain_job(inputs: PageInputs, line) -> Job:
     cost = explain_cost(cost_of([prediction], [references], inputs.tokenizer, inputs.max_order), inputs.max_order)
     checked_cost(cost, inputs.tokenizer, MAX_EXPLAIN_TOKENS, f"line {line + 1} (its prediction and references)",
                  "explain longer lines in Python, with exactbleu.explain")
-    return Job(api.explain_with, ([prediction], [references], inputs.settings(), _counting()), cost, list)
+    return Job(explain, ([prediction], [references], inputs.settings()), cost, list, {"max_tokens": MAX_TOKENS})
 
 
 def compare_job(baseline: str, system: str, references: str, tokenizer: str, test: str) -> Job:
     """sacrebleu's paired test of the second system against the baseline, checked and priced."""
-    tokenizer, test = _choice("tokenizer", tokenizer, tokenizers()), _choice("test", test, PAIRED_TESTS)
+    tokenizer, test = _tokenizer(tokenizer), _choice("test", test, PAIRED_TESTS)
     texts = _sized((baseline, system, references), "compare big corpora with the command line (--paired-bs)")
     systems = {"baseline": _lines(texts[0], "Baseline system"), "system": _lines(texts[1], "Second system")}
     reference_lines = _lines(texts[2], "References for both")
@@ -214,28 +260,30 @@ def compare_job(baseline: str, system: str, references: str, tokenizer: str, tes
     cost = cost_of(systems["baseline"] + systems["system"], [[reference] for reference in reference_lines] * 2,
                    tokenizer, settings.statistics.max_order)
     cost = checked_cost(paired_cost(cost, test, len(reference_lines)), tokenizer)
-    return Job(api.paired_test_with, (systems, reference_lines, None, test, None, 12345, settings, _counting()), cost)
+    return Job(paired_test, (systems, reference_lines), cost, keywords={"test": test, "preset": settings, **COUNTING})
 
 
-def run_here(job: Job):
+def run_here(job: Job) -> Any:
     """The job's result, computed in this process; the library's message as the page's."""
     try:
-        result = job.function(*job.arguments)
+        result = job.function(*job.arguments, **job.keywords)
         return job.finish(result) if job.finish else result
     except (ValueError, TypeError) as error:
         raise InputError(str(error)) from None
 
 
-def score(predictions, references, references_2="", references_3="", tokenizer=DEFAULTS["tokenizer"],
-          max_order=DEFAULTS["max_order"], smoothing="none", ref_length=DEFAULTS["ref_length"], lowercase=False):
+def score(predictions: str, references: str, references_2: str = "", references_3: str = "",
+          tokenizer: str = DEFAULT_TOKENIZER, max_order: int = DEFAULT_MAX_ORDER, smoothing: str = "none",
+          ref_length: str = DEFAULT_REF_LENGTH, lowercase: bool = False) -> Any:
     """Score newline-separated predictions against one to three newline-separated reference sets,
     in this process: the result the API endpoint /compute answers."""
     return run_here(score_job(PageInputs.checked(predictions, references, references_2, references_3, tokenizer,
                                                  max_order, smoothing, ref_length, lowercase)))
 
 
-def explain_line(predictions, references, references_2, references_3, tokenizer, max_order, smoothing, ref_length,
-                 lowercase, line):
+def explain_line(predictions: str | None, references: str | None, references_2: str | None,
+                 references_3: str | None, tokenizer: str, max_order: int, smoothing: str, ref_length: str,
+                 lowercase: bool, line: Any) -> Any:
     """The metric's explain() of one line (0-based) of the page's texts, in this process."""
     inputs = PageInputs.checked(predictions, references, references_2, references_3, tokenizer, max_order, smoothing,
                                 ref_length, lowercase, advice="explain a line in Python")

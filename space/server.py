@@ -18,12 +18,18 @@
 import asyncio
 import collections
 import os
+from typing import TYPE_CHECKING, Any, ClassVar
+
 import uvicorn
 from fastapi import FastAPI
 from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .requests import MAX_BYTES
+
+if TYPE_CHECKING:
+    import gradio as gr
 
 MAX_REQUEST_BYTES = MAX_BYTES + 1_000_000  # the text plus room for its JSON encoding
 MAX_HEAD_BYTES = 64 * 1024
@@ -38,10 +44,10 @@ class RequestSizeLimit:
     """ASGI middleware: a request whose body is over ``limit`` bytes gets 413 before the app reads
     any of it, by its Content-Length or, for a body sent in chunks, once the chunks pass the limit."""
 
-    def __init__(self, app, limit):
+    def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         length = dict(scope["headers"]).get(b"content-length")
@@ -49,7 +55,8 @@ class RequestSizeLimit:
             if not length.isdigit() or int(length) > self.limit:
                 return await self.refuse(send)
             return await self.app(scope, receive, send)
-        messages, size = [], 0
+        messages: list[Message] = []
+        size = 0
         while True:  # no length given: read the chunks, up to the limit, then hand them on
             message = await receive()
             messages.append(message)
@@ -59,12 +66,13 @@ class RequestSizeLimit:
             if message["type"] != "http.request" or not message.get("more_body"):
                 break
 
-        async def replay():
+        async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
         return await self.app(scope, replay, send)
 
-    async def refuse(self, send):
+    async def refuse(self, send: Send) -> None:
+        """Answer 413, saying how much the Space takes."""
         text = f"request body larger than {self.limit:,} bytes: the Space takes {MAX_BYTES // 1_000_000} MB of text"
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
@@ -77,48 +85,56 @@ class RequestDeadlines(asyncio.Protocol):
     head's blank line, then Content-Length bytes, or chunks up to the last). A head that takes more
     than HEADER_SECONDS, or a request more than REQUEST_SECONDS, closes the connection."""
 
-    waiting = collections.OrderedDict()  # connections waiting for their first byte, oldest first
+    # Connections waiting for their first byte, oldest first: one table for every connection.
+    waiting: ClassVar[collections.OrderedDict["RequestDeadlines", None]] = collections.OrderedDict()
 
-    def __init__(self, **uvicorn_arguments):
+    def __init__(self, **uvicorn_arguments: Any) -> None:
         self.inner = H11Protocol(**uvicorn_arguments)
         self.loop = asyncio.get_event_loop()
-        self.transport, self.deadlines = None, []
+        self.transport: asyncio.Transport | None = None
+        self.deadlines: list[asyncio.TimerHandle] = []
         self.state, self.head, self.body = "idle", b"", 0  # idle, head, body or chunked
 
-    def connection_made(self, transport):
+    # asyncio gives a stream protocol an asyncio.Transport, the type uvicorn's H11Protocol declares too.
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self.transport = transport
         self.inner.connection_made(transport)
         self.waiting[self] = None
         while len(self.waiting) > MAX_IDLE_CONNECTIONS:
-            self.waiting.popitem(last=False)[0].transport.close()
+            self.waiting.popitem(last=False)[0]._close()
         self._start_request()
 
-    def data_received(self, data: bytes):
+    def data_received(self, data: bytes) -> None:
         self.waiting.pop(self, None)
         self._follow(data)
         self.inner.data_received(data)
 
-    def eof_received(self):
-        return self.inner.eof_received()
+    def eof_received(self) -> bool | None:
+        # uvicorn's answer goes back to asyncio as it is, whatever a later uvicorn makes it (now None).
+        return self.inner.eof_received()  # type: ignore[func-returns-value]
 
-    def connection_lost(self, exc):
+    def connection_lost(self, exc: Exception | None) -> None:
         self._stop()
         self.inner.connection_lost(exc)
 
-    def pause_writing(self):
+    def pause_writing(self) -> None:
         self.inner.pause_writing()
 
-    def resume_writing(self):
+    def resume_writing(self) -> None:
         self.inner.resume_writing()
 
-    def _start_request(self):
+    def _close(self) -> None:
+        if self.transport is not None:  # always: a connection is timed only once it is made
+            self.transport.close()
+
+    def _start_request(self) -> None:
         """A request begins (its first byte, or the connection): its head and its whole are timed."""
         self._stop()
         self.state, self.head = "head", b""
-        self.deadlines = [self.loop.call_later(HEADER_SECONDS, self.transport.close),
-                          self.loop.call_later(REQUEST_SECONDS, self.transport.close)]
+        self.deadlines = [self.loop.call_later(HEADER_SECONDS, self._close),
+                          self.loop.call_later(REQUEST_SECONDS, self._close)]
 
-    def _follow(self, data: bytes):
+    def _follow(self, data: bytes) -> None:
         while data:
             if self.state == "idle":
                 self._start_request()
@@ -144,14 +160,14 @@ class RequestDeadlines(asyncio.Protocol):
                 if self.body == 0:
                     self._received()
 
-    def _received(self):
+    def _received(self) -> None:
         """A whole request is in: until the next one's first byte, uvicorn's keep-alive timeout
         bounds the wait, after the response."""
         self._stop()
         self.state = "idle"
 
     @staticmethod
-    def _body_of(head: bytes):
+    def _body_of(head: bytes) -> tuple[int, bool]:
         """(bytes of body to come, whether it comes in chunks) from a head."""
         length, chunked = 0, False
         for line in head.split(b"\r\n")[1:]:
@@ -163,14 +179,14 @@ class RequestDeadlines(asyncio.Protocol):
                 chunked = True
         return length, chunked
 
-    def _stop(self):
+    def _stop(self) -> None:
         self.waiting.pop(self, None)
         for deadline in self.deadlines:
             deadline.cancel()
         self.deadlines = []
 
 
-def serve(demo) -> None:
+def serve(demo: "gr.Blocks") -> None:
     """Serve the Space on GRADIO_SERVER_NAME:GRADIO_SERVER_PORT until Ctrl-C or SIGTERM, with the
     settings above (Gradio's launch() gives no say over the connections)."""
     import gradio as gr

@@ -24,9 +24,12 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Optional
+from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnProcess
+from typing import Any
 
 from .pricing import COMMAND_LINE, InputError
 from .requests import Job
@@ -39,9 +42,10 @@ WAIT_PER_SECOND = 10
 HEAVY_NICENESS = 10
 POLL_SECONDS = 0.2  # how often a dear job checks that its client is still there
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
+Outcome = tuple[bool, Any]  # (True, result) or (False, the input error's message)
 
 
-class Abandoned(Exception):
+class Abandoned(Exception):  # noqa: N818 -- it names what happened to the client, as the page's message says
     """The client of a dear job went away, and its worker was killed."""
 
 
@@ -56,19 +60,21 @@ def start_worker(server: int, niceness: int) -> None:
         os.nice(niceness)
 
 
-def outcome(job: Job):
+def outcome(job: Job) -> Outcome:
     """A job's result, or its input error: (True, result) or (False, message)."""
     try:
-        result = job.function(*job.arguments)
+        result = job.function(*job.arguments, **job.keywords)
         return True, job.finish(result) if job.finish else result
     except (ValueError, TypeError) as error:
         return False, str(error)
 
 
-def _dear_worker(connection, server: int) -> None:
+def _dear_worker(connection: "Connection[Outcome, Job]", server: int) -> None:
     """A dear job's process: ready ahead of its job, it runs one and ends."""
     start_worker(server, HEAVY_NICENESS)
-    import exactbleu.api  # noqa: F401 -- imported before the job comes, as part of being ready
+    import exactbleu
+
+    exactbleu.corpus_bleu  # noqa: B018 -- the library loads before the job comes, as part of being ready
 
     try:
         job = connection.recv()
@@ -81,12 +87,13 @@ class Lane:
     """At most ``slots`` jobs at once, at most ``waiting`` waiting; next the waiting job whose
     arrival time plus WAIT_PER_SECOND times its price is least."""
 
-    def __init__(self, slots: int, waiting: Optional[int] = None):
+    def __init__(self, slots: int, waiting: int | None = None) -> None:
         self.free, self.limit = slots, waiting
-        self.waiting = []  # a heap of (turn time, arrival number, future)
+        self.waiting: list[tuple[float, int, asyncio.Future[None]]] = []  # a heap of (turn time, arrival, future)
         self.arrivals = itertools.count()
 
-    async def acquire(self, cost: float):
+    async def acquire(self, cost: float) -> None:
+        """A slot for a job of this price: now if one is free and nobody waits, else at its turn."""
         if self.free and not self.waiting:
             self.free -= 1
             return
@@ -106,7 +113,8 @@ class Lane:
                 heapq.heapify(self.waiting)
             raise
 
-    def release(self):
+    def release(self) -> None:
+        """A job's slot, given to the waiting job whose turn is next, or freed."""
         while self.waiting:
             turn = heapq.heappop(self.waiting)[2]
             if not turn.done():
@@ -119,9 +127,10 @@ class Workers:
     """The server's workers: the pool of cheap jobs and a spare process for the next dear one.
     ``start`` must run in the thread that serves to the end (see ``start_worker``)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.light, self.heavy = Lane(LIGHT_AT_ONCE), Lane(HEAVY_AT_ONCE, HEAVY_WAITING)
-        self.pool = self.spare = None
+        self.pool: ProcessPoolExecutor | None = None
+        self.spare: tuple[SpawnProcess, Connection[Job, Outcome]] | None = None
 
     def start(self) -> None:
         """Start the pool's processes and a spare dear one now, so the first requests wait for none."""
@@ -131,14 +140,14 @@ class Workers:
             started.result()
         self.spare = self._dear_process()
 
-    def _dear_process(self):
+    def _dear_process(self) -> "tuple[SpawnProcess, Connection[Job, Outcome]]":
         ours, theirs = _SPAWN.Pipe()
         process = _SPAWN.Process(target=_dear_worker, args=(theirs, os.getpid()), daemon=True)
         process.start()
         theirs.close()
         return process, ours
 
-    async def run(self, job: Job, abandoned: Callable[[], bool] = lambda: False):
+    async def run(self, job: Job, abandoned: Callable[[], bool] = lambda: False) -> Any:
         """The job's result, run where its price says; an InputError with the library's message,
         or Abandoned when ``abandoned()`` tells that its client went away."""
         light = job.cost.seconds <= LIGHT_SECONDS
@@ -152,16 +161,19 @@ class Workers:
             raise InputError(value)
         return value
 
-    async def _in_pool(self, job: Job):
+    async def _in_pool(self, job: Job) -> Outcome:
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, outcome, job)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next job
-            self.pool.shutdown(wait=False)
+            if self.pool is not None:  # always: only a process pool breaks
+                self.pool.shutdown(wait=False)
             self.pool = ProcessPoolExecutor(LIGHT_AT_ONCE, mp_context=_SPAWN, initializer=start_worker,
                                             initargs=(os.getpid(), 0))
             raise InputError("the worker scoring this request ended before it answered; try again") from None
 
-    async def _in_process(self, job: Job, abandoned: Callable[[], bool]):
+    async def _in_process(self, job: Job, abandoned: Callable[[], bool]) -> Outcome:
+        if self.spare is None:
+            raise RuntimeError("start() the workers before they run a dear job")
         (process, connection), self.spare = self.spare, self._dear_process()
         loop, answered = asyncio.get_running_loop(), asyncio.Event()
         loop.add_reader(connection.fileno(), answered.set)
@@ -183,6 +195,7 @@ class Workers:
             connection.close()
 
     def close(self) -> None:
+        """Stop the pool's processes and the spare one."""
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
         if self.spare is not None:

@@ -6,7 +6,7 @@ from collections import Counter
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from exactbleu.options import DECLARED, OPTION, STAGE_OF
+from exactbleu import OPTIONS as DECLARED
 
 _SACREBLEU_13A = Tokenizer13a()
 
@@ -174,8 +174,8 @@ def random_cases(seed, count=1000):
 # Random option sets, drawn from the declared options: mostly valid values, and some the options
 # refuse. A custom tokenizer cannot cross the command line, and SentencePiece needs a model file:
 # the other tokenizers are all drawn.
-TOKENIZERS = [name for name in OPTION["tokenizer"].choices if name not in ("flores101", "flores200", "spm")]
-SMOOTH_METHODS = [None, *OPTION["smooth_method"].choices]
+TOKENIZERS = [name for name in DECLARED["tokenizer"].choices if name not in ("flores101", "flores200", "spm")]
+SMOOTH_METHODS = [None, *DECLARED["smooth_method"].choices]
 WEIGHT = st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0, 2.0])
 ONE_WEIGHT_SET = st.lists(WEIGHT, min_size=1, max_size=5)
 # What each option may be drawn as: valid values mostly, and some the options refuse.
@@ -198,9 +198,9 @@ VALUES = {
     "bootstrap_seed": st.sampled_from([0, 7]),  # None draws from the OS: no two faces could agree
 }
 OPTIONS = st.fixed_dictionaries({}, optional=VALUES)
-assert set(VALUES) == {option.name for option in DECLARED}, "a declared option has no values to draw"
+assert set(VALUES) == set(DECLARED), "a declared option has no values to draw"
 # The options of a score itself, not of the result's extra keys.
-PER_CORPUS = {name for name, stage in STAGE_OF.items() if stage != "output"}
+PER_CORPUS = {name for name, option in DECLARED.items() if option.stage != "output"}
 
 
 def outcome(function):

@@ -13,53 +13,80 @@ its one-sum and its many-rows forms side by side, equal bit for bit:
 """
 
 import dataclasses
-from types import ModuleType
-from typing import Dict
+from typing import TYPE_CHECKING, Protocol, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..smoothing import NLTK_FIFTH_ORDER, NLTK_SMOOTHING, SMOOTH_DEFAULTS, SMOOTHING, Smoothing, markdown_table
+from ..smoothing import arithmetic_of
 from ..sufficient_statistics import Statistics, Sums
 from . import arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
-from .arithmetic_sacrebleu import sacrebleu_percent
 from .common import Scored, ScoredRows
+
+if TYPE_CHECKING:
+    from ..options import Settings
+
+
+class Arithmetic(Protocol):
+    """What each arithmetic's module holds: its name, the smoothing methods whose formulas it
+    states, whether it reads NLTK's denominators, and its one-sum and many-rows forms."""
+
+    NAME: str
+    METHODS: frozenset[str]
+    DENOMINATORS: bool
+
+    def score(self, sums: Sums, settings: "Settings") -> Scored: ...
+
+    def score_rows(self, statistics: Statistics, settings: "Settings") -> ScoredRows: ...
 
 
 # Each arithmetic's module, by the name the smoothing declarations give it.
-_ARITHMETIC = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu, arithmetic_nltk)}
+_ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu,
+                                                                         arithmetic_nltk)}
+
+__all__ = [
+    "Arithmetic",
+    "Scored",
+    "ScoredRows",
+    "arithmetic",
+    "first_weight_set",
+    "for_sentences",
+    "on_percent_scale",
+    "score",
+    "score_corpus",
+    "scored",
+    "sentence_results",
+    "sentence_scores",
+    "several_weight_sets",
+    "weight_sets",
+]
 
 
-__all__ = ["NLTK_FIFTH_ORDER", "NLTK_SMOOTHING", "SMOOTHING", "SMOOTH_DEFAULTS", "Scored", "Smoothing", "ScoredRows", "arithmetic",
-           "markdown_table",
-           "for_sentences", "on_percent_scale", "sacrebleu_percent", "score", "score_corpus", "scored",
-           "first_weight_set", "sentence_results", "sentence_scores", "several_weight_sets", "weight_sets"]
-
-
-def arithmetic(settings) -> ModuleType:
+def arithmetic(settings: "Settings") -> Arithmetic:
     """The one place that chooses the arithmetic from the settings: HF's (no ``smooth_method``),
-    NLTK's (its ``method0`` to ``method7``) or sacrebleu's (its four methods). Corpus scores,
-    sentence scores, every resample of the significance tests and the command line all score
-    through it: ``arithmetic(settings).score(sums, settings)``, or ``.score_rows(statistics,
-    settings)`` for many rows at once."""
-    method = settings.scoring.smooth_method
-    return arithmetic_hf if method is None else _ARITHMETIC[SMOOTHING[method].arithmetic]
+    or the one the smoothing method belongs to (NLTK's ``method0`` to ``method7``, sacrebleu's
+    four). Corpus scores, sentence scores, every resample of the significance tests and the
+    command line all score through it: ``arithmetic(settings).score(sums, settings)``, or
+    ``.score_rows(statistics, settings)`` for many rows at once."""
+    return _ARITHMETIC[arithmetic_of(settings.scoring.smooth_method)]
 
 
-def on_percent_scale(settings) -> bool:
+def on_percent_scale(settings: "Settings") -> bool:
     """Whether the settings' arithmetic states its scores on 0..100 (sacrebleu's)."""
     return arithmetic(settings) is arithmetic_sacrebleu
 
 
-def scored(sums: Sums, settings) -> Scored:
+def scored(sums: Sums, settings: "Settings") -> Scored:
     """The score of summed statistics under one weight set (see ``score``)."""
     return arithmetic(settings).score(sums, settings)
 
 
-def score(sums: Sums, settings) -> Dict[str, object]:
+def score(sums: Sums, settings: "Settings") -> dict[str, object]:
     """The result of summed statistics: a segment's, or a corpus's (``settings``: ``options.Settings``).
 
     HF's six keys, in the arithmetic the settings choose (see the modules above), each kept
-    operation for operation so the floats are identical. With several weight sets (``weights`` a tuple of tuples), ``bleu`` is a list: one score each.
+    operation for operation so the floats are identical. With several weight sets (``weights`` a
+    tuple of tuples), ``bleu`` is a list: one score each.
     """
     if several_weight_sets(settings):
         scores = [score(sums, one) for one in _each_weight_set(settings)]
@@ -75,23 +102,17 @@ def score(sums: Sums, settings) -> Dict[str, object]:
     }
 
 
-def score_corpus(statistics: Statistics, settings) -> Dict[str, object]:
+def score_corpus(statistics: Statistics, settings: "Settings") -> dict[str, object]:
     """The result of a corpus: the score of its summed statistics."""
     return score(statistics.sums(), settings)
 
 
-def for_sentences(settings):
-    """The settings of a per-sentence score: the corpus's, but with the effective order that
-    per-sentence scores take (``scoring.sentence_effective_order``: sacrebleu's ``sentence_bleu``
-    turns it on, so its preset does; ``options.resolve_settings`` states the rule)."""
-    scoring = settings.scoring
-    if scoring.effective_order == scoring.sentence_effective_order:
-        return settings
-    return dataclasses.replace(settings, scoring=dataclasses.replace(
-        scoring, effective_order=scoring.sentence_effective_order))
+def for_sentences(settings: "Settings") -> "Settings":
+    """The settings of a per-sentence score (``Settings.per_sentence``)."""
+    return settings.per_sentence()
 
 
-def sentence_scores(statistics: Statistics, settings) -> np.ndarray:
+def sentence_scores(statistics: Statistics, settings: "Settings") -> NDArray[np.float64]:
     """Each segment's BLEU, from its own row, with the corpus score's settings made per-sentence
     (``for_sentences``), all rows at once: a float64 array of one score per segment, or with
     several weight sets one row of them per set. Each is what ``score`` gives for that segment
@@ -100,29 +121,33 @@ def sentence_scores(statistics: Statistics, settings) -> np.ndarray:
         [sentence_results(statistics, one).bleu for one in _each_weight_set(settings)])
 
 
-def sentence_results(statistics: Statistics, settings) -> ScoredRows:
+def sentence_results(statistics: Statistics, settings: "Settings") -> ScoredRows:
     """Each segment's per-sentence score with its precisions, brevity penalty and ratio (one
     weight set)."""
     settings = for_sentences(settings)
     return arithmetic(settings).score_rows(statistics, settings)
 
 
-def first_weight_set(settings):
+def first_weight_set(settings: "Settings") -> "Settings":
     """The settings with their first weight set only, where there are several."""
     return _each_weight_set(settings)[0] if several_weight_sets(settings) else settings
 
 
-def _each_weight_set(settings):
+def _each_weight_set(settings: "Settings") -> list["Settings"]:
+    sets = cast("tuple[tuple[float, ...], ...]", settings.scoring.weights)  # called where there are several
     return [dataclasses.replace(settings, scoring=dataclasses.replace(settings.scoring, weights=one))
-            for one in settings.scoring.weights]
+            for one in sets]
 
 
-def several_weight_sets(settings) -> bool:
+def several_weight_sets(settings: "Settings") -> bool:
     """Whether the weights are several sets, as NLTK's corpus_bleu takes them: a score for each."""
     weights = settings.scoring.weights
     return weights is not None and isinstance(weights[0], tuple)
 
 
-def weight_sets(settings) -> tuple:
-    """The weight sets: one, or several."""
-    return settings.scoring.weights if several_weight_sets(settings) else (settings.scoring.weights,)
+def weight_sets(settings: "Settings") -> tuple[tuple[float, ...] | None, ...]:
+    """The weight sets: one (None where no weights are given), or several."""
+    weights = settings.scoring.weights
+    if several_weight_sets(settings):
+        return cast("tuple[tuple[float, ...], ...]", weights)
+    return (cast("tuple[float, ...] | None", weights),)

@@ -8,24 +8,31 @@ paper has it). ``weights`` and ``effective_order`` are NLTK's and sacrebleu's, o
 """
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..smoothing import HF
 from ..sufficient_statistics import Statistics, Sums
-from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
+
+if TYPE_CHECKING:
+    from ..options import Settings
 
 NAME = HF
+METHODS: frozenset[str] = frozenset()  # HF's arithmetic has no smoothing method, only `smooth`
+DENOMINATORS = False
 
 
-def _effective_order(totals, settings):
+def _effective_order(totals: list[int], settings: "Settings") -> int:
     """sacrebleu's effective order: the orders up to the last one with any n-gram at all."""
     if not settings.scoring.effective_order:
         return settings.statistics.max_order
     return sum(1 for total in totals if total > 0)
 
 
-def score(sums: Sums, settings) -> Scored:
+def score(sums: Sums, settings: "Settings") -> Scored:
     """The score of summed statistics."""
     translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
     matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
@@ -35,11 +42,12 @@ def score(sums: Sums, settings) -> Scored:
         precisions = [float(m) / t if t > 0 else 0.0 for m, t in zip(matches, totals)]
 
     order = _effective_order(totals, settings)
-    if settings.scoring.weights is None:
+    given = weights_of(settings)
+    if given is None:
         # With effective order and no n-gram at all, no order is averaged: the mean is 0 below.
-        weights = [1.0 / order] * order if order else []
+        weights: Sequence[float] = [1.0 / order] * order if order else []
     else:
-        weights = settings.scoring.weights
+        weights = given
     # An order of weight 0 does not enter the mean (p ** 0 is 1), as in NLTK.
     used = [(w, p) for w, p in zip(weights, precisions[:order]) if w > 0]
     if used and min(p for _, p in used) > 0:
@@ -62,7 +70,7 @@ def score(sums: Sums, settings) -> Scored:
     return Scored(bleu, bleu, precisions, brevity_penalty, ratio, 1)
 
 
-def score_rows(statistics: Statistics, settings) -> ScoredRows:
+def score_rows(statistics: Statistics, settings: "Settings") -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone."""
     matches, totals = statistics.matches, statistics.totals
     max_order = settings.statistics.max_order
@@ -76,11 +84,12 @@ def score_rows(statistics: Statistics, settings) -> ScoredRows:
     else:
         order = np.full(len(statistics), max_order)
     orders = np.arange(max_order)
-    if settings.scoring.weights is None:
+    given = weights_of(settings)
+    if given is None:
         weights = np.divide(1.0, order, out=np.zeros(len(order)), where=order > 0)[:, None] * np.ones(max_order)
         used = orders < order[:, None]
     else:
-        weights = np.broadcast_to(weight_array(settings.scoring.weights, max_order), matches.shape)
+        weights = np.broadcast_to(weight_array(given, max_order), matches.shape)
         used = (weights > 0) & (orders < order[:, None])
     averaged = used.any(axis=1) & ~(used & (precisions <= 0)).any(axis=1)
     logs = logarithms(precisions, used & averaged[:, None])

@@ -11,20 +11,26 @@ alpha 5 for method6, k 5 for methods 4 and 7.
 import fractions
 import math
 import sys
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from ..smoothing import NLTK, NLTK_FIFTH_ORDER  # methods 5 and 7 read the 5-gram precision at any order
+from ..smoothing import NLTK, SMOOTHING, methods_of
 from ..sufficient_statistics import Statistics, Sums
-from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
+
+if TYPE_CHECKING:
+    from ..options import Settings
 
 NAME = NLTK
+METHODS = frozenset(methods_of(NLTK))  # each one's formula is in score and score_rows
+DENOMINATORS = True  # NLTK divides each segment's matches by max(1, total)
 # Methods whose precisions are exact fractions of fractions: their rows are scored one by one.
 _RATIONAL = {"method5", "method6", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5
 
 
-def _brevity_penalty(translation_length, ref_length):
+def _brevity_penalty(translation_length: int, ref_length: int) -> float:
     if translation_length > ref_length:
         return 1.0
     if translation_length == 0:
@@ -32,22 +38,24 @@ def _brevity_penalty(translation_length, ref_length):
     return math.exp(1 - ref_length / translation_length)
 
 
-def score(sums: Sums, settings) -> Scored:
+def score(sums: Sums, settings: "Settings") -> Scored:
     """The score of summed statistics."""
     translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
     matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
     denominators = [int(value) for value in sums.denominators]
-    method, order = settings.scoring.smooth_method, settings.statistics.max_order
+    # NLTK's arithmetic is chosen by its smoothing method: there is one.
+    method, order = cast(str, settings.scoring.smooth_method), settings.statistics.max_order
     ratio = translation_length / ref_length if ref_length else 0.0
     brevity_penalty = _brevity_penalty(translation_length, ref_length)
     # NLTK keeps each precision as an unreduced fraction; method2 adds one to both of its terms.
-    precisions = [fractions.Fraction(m, d) for m, d in zip(matches[:order], denominators)]
+    precisions: list[fractions.Fraction | float] = [fractions.Fraction(m, d)
+                                                          for m, d in zip(matches[:order], denominators)]
     if matches[0] == 0:  # NLTK returns 0 before it smooths
         return Scored(0.0, 0.0, [float(p) for p in precisions], brevity_penalty, ratio, 1)
     halvings = 1
     for n, (m, d) in enumerate(zip(matches[:order], denominators)):
         if method == "method1" and m == 0:
-            precisions[n] = (m + settings.scoring.smooth_value) / d
+            precisions[n] = (m + cast(float, settings.scoring.smooth_value)) / d  # method1's epsilon is set
         elif method == "method2" and n > 0:
             precisions[n] = fractions.Fraction(m + 1, d + 1)
         elif method == "method3" and m == 0:
@@ -61,10 +69,11 @@ def score(sums: Sums, settings) -> Scored:
             # formula's value instead. Its l is the n-grams the hypothesis has: the raw total.
             before = 0 if precisions[n - 2] == 0 else precisions[n - 1] ** 2 / precisions[n - 2]
             precisions[n] = (m + _NLTK_ALPHA * before) / (totals[n] + _NLTK_ALPHA)
-    if method in NLTK_FIFTH_ORDER:
+    if SMOOTHING[method].counts_through:
         # Each order averages the one before (already averaged; order 1 counts one more), itself
         # and the next, where the next after the last is the 5-gram precision, whatever the order.
-        after = precisions + [fractions.Fraction(matches[4], denominators[4])]
+        fifth = SMOOTHING[method].counts_through - 1
+        after = [*precisions, fractions.Fraction(matches[fifth], denominators[fifth])]
         previous = precisions[0] + 1
         for n in range(order):
             precisions[n] = previous = (previous + after[n] + after[n + 1]) / 3
@@ -74,20 +83,23 @@ def score(sums: Sums, settings) -> Scored:
         precisions_in_mean = [p if p > 0 else sys.float_info.min for p in precisions]
     else:
         precisions_in_mean = precisions
-    weights = settings.scoring.weights or (1 / order,) * order
+    weights = weights_of(settings) or (1 / order,) * order
     bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions_in_mean) if p > 0))
     return Scored(bleu, bleu, [float(p) for p in precisions], brevity_penalty, ratio, 1)
 
 
-def score_rows(statistics: Statistics, settings) -> ScoredRows:
+def score_rows(statistics: Statistics, settings: "Settings") -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone (a row's denominators are
     max(1, total)). Methods 5 to 7 average fractions of fractions exactly, which no float
     operation reproduces: their rows are scored one by one."""
     method, order = settings.scoring.smooth_method, settings.statistics.max_order
     if method in _RATIONAL:
         scored = [score(sums, settings) for sums in statistics.segments()]
-        return ScoredRows(*(np.array([getattr(one, field) for one in scored], dtype=np.float64)
-                            for field in ("bleu", "value", "precisions", "brevity_penalty", "length_ratio")), 1)
+        return ScoredRows(bleu=np.array([one.bleu for one in scored], dtype=np.float64),
+                          value=np.array([one.value for one in scored], dtype=np.float64),
+                          precisions=np.array([one.precisions for one in scored], dtype=np.float64),
+                          brevity_penalty=np.array([one.brevity_penalty for one in scored], dtype=np.float64),
+                          length_ratio=np.array([one.length_ratio for one in scored], dtype=np.float64), scale=1)
     rows = len(statistics)
     matches, totals = statistics.matches[:, :order], statistics.totals[:, :order]
     denominators = np.maximum(totals, 1)
@@ -106,7 +118,8 @@ def score_rows(statistics: Statistics, settings) -> ScoredRows:
     for n in range(order):
         missed = scored & (matches[:, n] == 0)
         if method == "method1":
-            precisions[missed, n] = (matches[missed, n] + settings.scoring.smooth_value) / denominators[missed, n]
+            epsilon = cast(float, settings.scoring.smooth_value)  # method1's epsilon is set
+            precisions[missed, n] = (matches[missed, n] + epsilon) / denominators[missed, n]
         elif method == "method2" and n > 0:
             precisions[scored, n] = (matches[scored, n] + 1) / (denominators[scored, n] + 1)
         elif method == "method3":
@@ -117,7 +130,7 @@ def score_rows(statistics: Statistics, settings) -> ScoredRows:
             precisions[missed, n] = 1 / (2**halvings[missed] * _NLTK_K / log_length[missed]) / denominators[missed, n]
             halvings[missed] += 1
     in_mean = np.where(precisions > 0, precisions, sys.float_info.min) if method == "method0" else precisions
-    weights = weight_array(settings.scoring.weights or (1 / order,) * order, order)
+    weights = weight_array(weights_of(settings) or (1 / order,) * order, order)
     terms = weights * logarithms(in_mean, in_mean > 0)  # a term of 0.0 leaves an exact sum as it is
     bleu = np.zeros(rows)
     sums = np.fromiter(map(math.fsum, terms[scored].tolist()), np.float64, int(scored.sum()))

@@ -6,25 +6,35 @@ precisions (sacrebleu itself has none).
 """
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..smoothing import SACREBLEU
+from ..smoothing import SACREBLEU, methods_of
 from ..sufficient_statistics import Statistics, Sums
-from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
+
+if TYPE_CHECKING:
+    from ..options import Settings
 
 NAME = SACREBLEU
+METHODS = frozenset(methods_of(SACREBLEU))  # each one's formula is in sacrebleu_percent and score_rows
+DENOMINATORS = False
 
 
-def score(sums: Sums, settings) -> Scored:
+def score(sums: Sums, settings: "Settings") -> Scored:
     """The score of summed statistics."""
     # Matches and totals stay as given: ints, or float32 in sacrebleu's resampling, whose
     # arithmetic sacrebleu_percent then follows.
     value, percents, brevity_penalty, ratio = sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
                                                                 sums.matches, sums.totals, settings)
-    if settings.scoring.weights is not None:  # NLTK's weights on sacrebleu's precisions: not on percentages
-        used = [(w, p / 100) for w, p in zip(settings.scoring.weights, percents) if w > 0]
-        bleu = 0.0 if min(p for _, p in used) == 0 else brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used))
+    weights = weights_of(settings)
+    if weights is not None:  # NLTK's weights on sacrebleu's precisions: not on percentages
+        used = [(w, p / 100) for w, p in zip(weights, percents) if w > 0]
+        bleu = (0.0 if min(p for _, p in used) == 0
+                else brevity_penalty * math.exp(sum(w * math.log(p) for w, p in used)))
         value = 100 * bleu
     else:
         # exp(log(100)) is 100.00000000000004, so a perfect score would come out a few ulps above 1:
@@ -33,13 +43,14 @@ def score(sums: Sums, settings) -> Scored:
     return Scored(bleu, value, percents, brevity_penalty, ratio, 100)
 
 
-def sacrebleu_percent(translation_length, ref_length, matches, totals, settings):
+def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequence[Any], totals: Sequence[Any],
+                      settings: "Settings") -> tuple[float, list[float], float, float]:
     """sacrebleu's ``compute_bleu``, operation for operation, on its 0-100 scale: (score,
     precisions in percent, brevity penalty, ratio). The lengths are ints; matches and totals may
     be ints or, as in sacrebleu's resampling, float32 numbers, whose arithmetic it then follows.
     (sacrebleu has no weights: the score is uniform over the orders.)"""
     method, max_order = settings.scoring.smooth_method, settings.statistics.max_order
-    value = settings.scoring.smooth_value
+    value = cast(float, settings.scoring.smooth_value)  # None only where the method reads none
     ratio = translation_length / ref_length if ref_length else 0.0
     brevity_penalty = 1.0
     if translation_length < ref_length:
@@ -76,10 +87,10 @@ def sacrebleu_percent(translation_length, ref_length, matches, totals, settings)
     return score, percents, brevity_penalty, ratio
 
 
-def score_rows(statistics: Statistics, settings) -> ScoredRows:
+def score_rows(statistics: Statistics, settings: "Settings") -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone."""
     method, max_order = settings.scoring.smooth_method, settings.statistics.max_order
-    value = settings.scoring.smooth_value
+    value = cast(float, settings.scoring.smooth_value)  # None only where the method reads none
     rows = len(statistics)
     matches, totals = statistics.matches[:, :max_order], statistics.totals[:, :max_order]
     translation_length, ref_length = statistics.prediction_length, statistics.reference_length
@@ -93,8 +104,9 @@ def score_rows(statistics: Statistics, settings) -> ScoredRows:
     percents = np.zeros((rows, max_order))
     matched = matches.any(axis=1)  # sacrebleu's early exit: no match at all scores 0
     counting = matched.copy()  # False from the first order without n-grams on: sacrebleu's break
-    order = np.full(rows, max_order)
-    halvings = np.ones(rows)
+    order, halvings = np.full(rows, max_order), np.ones(rows)
+    correct: NDArray[Any]  # ints, or floats with add-k's value
+    total: NDArray[Any]
     for n in range(max_order):
         correct, total = matches[:, n], totals[:, n]
         if method == "add-k" and n > 0:
@@ -120,15 +132,15 @@ def score_rows(statistics: Statistics, settings) -> ScoredRows:
     score = np.zeros(rows)
     score[scored] = brevity_penalty[scored] * exponentials(summed[scored] / order[scored])
 
-    if settings.scoring.weights is not None:
-        weights = weight_array(settings.scoring.weights, max_order)
+    if (given := weights_of(settings)) is not None:
+        weights = weight_array(given, max_order)
         precisions = percents / 100
         weighted = weights > 0
         positive = ~(precisions[:, weighted] == 0).any(axis=1)
         logs = logarithms(precisions, positive[:, None] & weighted)
         summed = np.zeros(rows)
-        for n in np.flatnonzero(weighted):
-            summed = summed + weights[n] * logs[:, n]
+        for m in np.flatnonzero(weighted):
+            summed = summed + weights[m] * logs[:, m]
         bleu = np.zeros(rows)
         bleu[positive] = brevity_penalty[positive] * exponentials(summed[positive])
         score = 100 * bleu

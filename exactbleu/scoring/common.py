@@ -8,9 +8,14 @@ the same order, and takes its logarithms and exponentials from the C library's `
 """
 
 import math
-from typing import List, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from ..options import Settings
 
 
 class Scored(NamedTuple):
@@ -20,7 +25,7 @@ class Scored(NamedTuple):
 
     bleu: float
     value: float
-    precisions: List[float]
+    precisions: list[float]
     brevity_penalty: float
     length_ratio: float
     scale: int
@@ -30,15 +35,15 @@ class ScoredRows(NamedTuple):
     """Many rows' scores at once, each as ``Scored`` has it: arrays of one entry per row
     (``precisions``: one row of orders per row)."""
 
-    bleu: np.ndarray
-    value: np.ndarray
-    precisions: np.ndarray
-    brevity_penalty: np.ndarray
-    length_ratio: np.ndarray
+    bleu: NDArray[np.float64]
+    value: NDArray[np.float64]
+    precisions: NDArray[np.float64]
+    brevity_penalty: NDArray[np.float64]
+    length_ratio: NDArray[np.float64]
     scale: int
 
 
-def logarithms(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+def logarithms(values: NDArray[np.float64], where: NDArray[np.bool_]) -> NDArray[np.float64]:
     """``math.log`` of ``values`` where ``where`` holds (0.0 elsewhere), taken once per distinct
     value: precisions are ratios of small counts, so a corpus has few distinct ones."""
     result = np.zeros(values.shape)
@@ -49,19 +54,26 @@ def logarithms(values: np.ndarray, where: np.ndarray) -> np.ndarray:
     return result
 
 
-def exponentials(values: np.ndarray) -> np.ndarray:
+def exponentials(values: NDArray[np.float64]) -> NDArray[np.float64]:
     """``math.exp`` of each value of a 1-D array."""
     return np.fromiter(map(math.exp, values.tolist()), np.float64, len(values))
 
 
-def brevity_ratio(prediction_length: np.ndarray, reference_length: np.ndarray) -> np.ndarray:
+def brevity_ratio(prediction_length: NDArray[np.int64], reference_length: NDArray[np.int64]) -> NDArray[np.float64]:
     """c / r of each row where r > 0, as ``float(c) / r`` gives it (both exact in float64); 0.0
     elsewhere."""
-    return np.divide(prediction_length, reference_length, out=np.zeros(len(prediction_length)),
-                     where=reference_length > 0)
+    ratio: NDArray[np.float64] = np.divide(prediction_length, reference_length, out=np.zeros(len(prediction_length)),
+                                           where=reference_length > 0)
+    return ratio
 
 
-def weight_array(weights, orders: int) -> np.ndarray:
+def weight_array(weights: Sequence[float], orders: int) -> NDArray[np.float64]:
     """One weight set as an array over ``orders`` orders: a shorter set (one of several, as NLTK
     takes them) weighs the orders past its end 0, as zipping it with the precisions drops them."""
     return np.array(list(weights) + [0.0] * (orders - len(weights)), dtype=np.float64)
+
+
+def weights_of(settings: "Settings") -> tuple[float, ...] | None:
+    """The settings' weight set, or None. An arithmetic scores one weight set at a time: several
+    sets are scored each in settings of their own (``scoring.score`` splits them)."""
+    return cast("tuple[float, ...] | None", settings.scoring.weights)

@@ -7,7 +7,7 @@ per token.
 their segments by prediction (``groups``: how many references each prediction has).
 """
 
-from typing import List, Optional
+from typing import cast
 
 import numpy as np
 
@@ -16,9 +16,9 @@ class TokenIds:
     """Segments of token ids: ``ids`` end to end (int64), ``lengths`` one per segment, and for
     references ``groups``, how many segments each prediction has."""
 
-    __slots__ = ("ids", "lengths", "groups")
+    __slots__ = ("groups", "ids", "lengths")
 
-    def __init__(self, ids: np.ndarray, lengths: np.ndarray, groups: Optional[np.ndarray] = None):
+    def __init__(self, ids: np.ndarray, lengths: np.ndarray, groups: np.ndarray | None = None):
         self.ids, self.lengths, self.groups = ids, lengths, groups
 
     @property
@@ -33,12 +33,13 @@ class TokenIds:
 
     def grouped(self, start: int, stop: int) -> "TokenIds":
         """The segments of groups ``start`` to ``stop`` (the references of those predictions)."""
-        firsts = np.concatenate(([0], np.cumsum(self.groups)))
+        groups = cast(np.ndarray, self.groups)  # references, whose groups are set
+        firsts = np.concatenate(([0], np.cumsum(groups)))
         part = self.segments(int(firsts[start]), int(firsts[stop]))
-        part.groups = self.groups[start:stop]
+        part.groups = groups[start:stop]
         return part
 
-    def as_lists(self) -> List[List[int]]:
+    def as_lists(self) -> list[list[int]]:
         """Each segment's ids as a list of ints."""
         ids, offsets = self.ids.tolist(), self.offsets.tolist()
         return [ids[offsets[number] : offsets[number + 1]] for number in range(len(self.lengths))]

@@ -1,21 +1,38 @@
-"""Moses tokens, as sacremoses gives them with ``escape=False`` (no ``&amp;`` escapes)."""
+"""Moses tokens, as sacremoses gives them with ``escape=False`` (no ``&amp;`` escapes), in the
+language its ``lang`` setting names."""
 
-from typing import List
+from typing import TYPE_CHECKING
 
-_MOSES_TOKENIZERS = {}
+from ..declaring import Option
+from .registry import Needs, Price, Tokenizer, extra
+
+if TYPE_CHECKING:
+    from sacremoses import MosesTokenizer
+
+_MOSES_TOKENIZERS: dict[str, "MosesTokenizer"] = {}
 
 
-def tokenize_moses(line: str, lang: str = "en") -> List[str]:
+def tokenize_moses(line: str, lang: str = "en") -> list[str]:
     """sacremoses' ``MosesTokenizer(lang).tokenize(line, escape=False)``: no ``&amp;`` escapes."""
     if lang not in _MOSES_TOKENIZERS:
         from sacremoses import MosesTokenizer
 
         _MOSES_TOKENIZERS[lang] = MosesTokenizer(lang=lang)
-    return _MOSES_TOKENIZERS[lang].tokenize(line, escape=False)
+    tokens: list[str] = _MOSES_TOKENIZERS[lang].tokenize(line, escape=False)
+    return tokens
 
 
+def _checked_lang(value: object, tokenizer: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"lang must be a language code such as 'en', got {value!r:.80}")
+    return value
 
 
-def signature_name(lang: str) -> str:
-    """The tokenizer's name in a signature: its language too, as the tokens depend on it."""
-    return f"moses-{lang}"
+LANG = Option("lang", "tokenize", "en", 'the language of the `"moses"` tokenizer', ("--lang",), check=_checked_lang)
+
+
+TOKENIZER = Tokenizer(
+    "moses", lambda settings: lambda line: tokenize_moses(line, str(settings["lang"])),
+    "sacremoses' `MosesTokenizer(lang)`, `escape=False`", Price(character=8.5e-6, line=64e-6, period=1.1e-3),
+    rstrip=False, signature=lambda settings: f"moses-{settings['lang']}", settings=(LANG,),
+    needs=Needs(("sacremoses",), "`sacremoses`", extra("moses")))

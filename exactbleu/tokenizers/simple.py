@@ -1,11 +1,15 @@
 """sacrebleu's simpler tokenizers: ``zh``, ``intl``, ``char`` and ``none``. Each right-strips the
 segment first, as sacrebleu does (the registry applies that)."""
 
-import importlib.util
+import functools
 import re
-from typing import List
+from typing import TYPE_CHECKING
 
-from .tokenizer_13a import split_mteval_punctuation
+from .registry import Price, Tokenizer, fixed
+from .tokenizer_13a import one_per_line, split_mteval_punctuation
+
+if TYPE_CHECKING:
+    import regex
 
 # sacrebleu's zh table as it stands, quirk included: it writes the Extension B range as
 # '\u20000'..'\u2a6d6' and the Compatibility Supplement as '\u2f800'..'\u2fa1d', which Python
@@ -22,41 +26,54 @@ _ZH_RANGES = (
 _ZH_CHARACTER = re.compile("([" + "".join(f"{re.escape(a)}-{re.escape(b)}" for a, b in _ZH_RANGES) + "])")
 
 
-def tokenize_zh(line: str) -> List[str]:
+def tokenize_zh(line: str) -> list[str]:
     """sacrebleu's ``zh``: every CJK character (by its table) is a token; the rest is 13a-like."""
     return split_mteval_punctuation(_ZH_CHARACTER.sub(r" \1 ", line.strip()))
 
 
-_INTL_RULES = None
+@functools.cache
+def _intl_rules() -> tuple[tuple["regex.Pattern[str]", str], ...]:
+    """intl's rules, compiled once, when first used (Unicode property classes need ``regex``)."""
+    import regex
+
+    return ((regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "), (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "))
 
 
-def tokenize_intl(line: str) -> List[str]:
+def tokenize_intl(line: str) -> list[str]:
     """sacrebleu's ``intl`` (mteval-v14 international): Unicode punctuation and symbols split off,
-    except punctuation between digits. Needs the ``regex`` package."""
-    global _INTL_RULES
-    if _INTL_RULES is None:
-        import regex
-
-        _INTL_RULES = (
-            (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-            (regex.compile(r"(\p{S})"), r" \1 "),
-        )
-    for pattern, replacement in _INTL_RULES:
+    except punctuation between digits."""
+    for pattern, replacement in _intl_rules():
         line = pattern.sub(replacement, line)
     return line.split()
 
 
-def tokenize_char(line: str) -> List[str]:
+def tokenize_char(line: str) -> list[str]:
     """sacrebleu's ``char``: every non-whitespace character is a token."""
     return " ".join(line).split()
 
 
-def tokenize_none(line: str) -> List[str]:
+def tokenize_none(line: str) -> list[str]:
     """sacrebleu's ``none``, and NLTK's usual input: the whitespace-separated words."""
     return line.split()
 
 
-def missing_regex() -> str:
-    """What ``intl`` needs that is not installed: the ``regex`` package, or nothing."""
-    return "" if importlib.util.find_spec("regex") else "pip install regex"
+def char_text(lines: list[str]) -> str | None:
+    """``char``'s token text of the lines, written at once (None when a line holds a line break)."""
+    text = one_per_line(lines)
+    return None if text is None else " ".join(text)
+
+
+TOKENIZERS = (
+    Tokenizer("intl", fixed(tokenize_intl),
+              "sacrebleu's mteval-v14 international: Unicode punctuation and symbols split off",
+              Price(character=1.6e-6, line=19e-6)),
+    Tokenizer("zh", fixed(tokenize_zh), "sacrebleu's Chinese: a token per CJK character",
+              Price(character=2.9e-6, line=26e-6), languages=("zh",)),
+    Tokenizer("char", fixed(tokenize_char), "sacrebleu's: a token per character", Price(character=0.45e-6, line=8e-6),
+              token_text=char_text),
+    Tokenizer("none", fixed(tokenize_none), "sacrebleu's: whitespace-separated words (NLTK's usual input)",
+              Price(character=0.05e-6, line=9e-6), token_text=one_per_line),
+)
+# The whitespace tokenizer: token ids are scored as their ids written as words under it.
+WORDS = TOKENIZERS[-1].name

@@ -1,32 +1,48 @@
-"""sacrebleu's SentencePiece tokenizers, ``flores101`` and ``flores200`` (spBLEU)."""
+"""sacrebleu's SentencePiece tokenizers, ``flores101`` and ``flores200`` (spBLEU).
 
-import importlib.util
+Each reads its model from sacrebleu's folder, ``$SACREBLEU/models`` (else ``~/.sacrebleu/models``),
+unless its ``spm_model`` setting names another file. sacrebleu downloads a missing model; this
+module never does: a missing file gets a message saying where to put it.
+"""
+
 import os
-from typing import List, Optional
+from typing import TYPE_CHECKING, NamedTuple
 
-# sacrebleu's SentencePiece tokenizers (spBLEU): the model file each reads from sacrebleu's folder,
-# $SACREBLEU/models (else ~/.sacrebleu/models), and the name its signature gives. sacrebleu
-# downloads a missing model; this module never does: ``spm_model=`` names a file instead.
+from ..declaring import Option
+from .registry import Needs, Price, Segmenter, Tokenizer, TokenizerSettings, extra
+
+if TYPE_CHECKING:
+    import sentencepiece
+
+
+class Model(NamedTuple):
+    """A SentencePiece tokenizer's model file in sacrebleu's folder, and its signature name."""
+
+    file: str
+    name: str
+
+
 SPM_MODELS = {
-    "flores101": ("sacrebleu_tokenizer_spm.model", "flores101"),
-    "flores200": ("flores200sacrebleuspm", "flores200"),
-    "spm": ("sacrebleu_tokenizer_spm.model", "flores101"),  # sacrebleu's old name for flores101
+    "flores101": Model("sacrebleu_tokenizer_spm.model", "flores101"),
+    "flores200": Model("flores200sacrebleuspm", "flores200"),
+    "spm": Model("sacrebleu_tokenizer_spm.model", "flores101"),  # sacrebleu's old name for flores101
 }
-_SPM_PROCESSORS = {}
+_SPM_PROCESSORS: dict[str, "sentencepiece.SentencePieceProcessor"] = {}
 
 
 def spm_model_path(tokenizer: str) -> str:
     """Where sacrebleu keeps the model of a SentencePiece tokenizer (a name in SPM_MODELS)."""
     folder = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
-    return os.path.join(folder, "models", SPM_MODELS[tokenizer][0])
+    return os.path.join(folder, "models", SPM_MODELS[tokenizer].file)
 
 
-def tokenize_spm(line: str, model: str) -> List[str]:
+def tokenize_spm(line: str, model: str) -> list[str]:
     """sacrebleu's flores101/flores200: the SentencePiece pieces of the line, by the model file."""
-    return _processor(model).encode(line, out_type=str)
+    pieces: list[str] = _processor(model).encode(line, out_type=str)
+    return pieces
 
 
-def _processor(model: str):
+def _processor(model: str) -> "sentencepiece.SentencePieceProcessor":
     """The SentencePiece processor of a model file, loaded once per process."""
     processor = _SPM_PROCESSORS.get(model)
     if processor is None:
@@ -36,14 +52,11 @@ def _processor(model: str):
     return processor
 
 
-def missing(tokenizer: str) -> str:
-    """What a SentencePiece tokenizer needs that is not here: SentencePiece, or its model file in
-    sacrebleu's folder; "" when nothing is missing."""
-    if importlib.util.find_spec("sentencepiece") is None:
-        return "pip install sentencepiece"
-    if not os.path.isfile(spm_model_path(tokenizer)):
-        return f"the model file {SPM_MODELS[tokenizer][0]} in $SACREBLEU/models (or spm_model=)"
-    return ""
+def model_file_missing(tokenizer: str) -> str:
+    """What a SentencePiece tokenizer needs of sacrebleu's folder: its model file, or "" when there."""
+    if os.path.isfile(spm_model_path(tokenizer)):
+        return ""
+    return f"the model file {SPM_MODELS[tokenizer].file} in $SACREBLEU/models (or spm_model=)"
 
 
 def signature_name(tokenizer: str, model: str) -> str:
@@ -53,22 +66,47 @@ def signature_name(tokenizer: str, model: str) -> str:
     return name if model == file else f"{name}[{model}]"
 
 
-def checked_model_path(tokenizer: str, model: Optional[str]) -> str:
+def checked_model_path(model: object, tokenizer: str) -> str:
     """The absolute path of a SentencePiece tokenizer's model file, which must exist: nothing is
     downloaded, at load time or at compute time."""
-    if importlib.util.find_spec("sentencepiece") is None:
-        raise ValueError(f"tokenizer={tokenizer!r} needs SentencePiece, which is not installed here: "
-                         f"pip install sentencepiece")
     if model is not None and not isinstance(model, (str, os.PathLike)):
         raise ValueError(f"spm_model must be the path of a SentencePiece model file, got {model!r:.80}")
     path = os.path.abspath(spm_model_path(tokenizer) if model is None else os.fspath(model))
     if not os.path.isfile(path):
-        where = f"spm_model={model!r}" if model is not None else "sacrebleu's folder ($SACREBLEU/models, else ~/.sacrebleu/models)"
+        where = (f"spm_model={model!r}" if model is not None
+                 else "sacrebleu's folder ($SACREBLEU/models, else ~/.sacrebleu/models)")
         raise ValueError(f"tokenizer={tokenizer!r} needs its SentencePiece model, and there is no file {path} "
-                         f"({where}): put sacrebleu's {SPM_MODELS[tokenizer][0]} there, or pass spm_model= with "
-                         f"its path; this metric downloads nothing")
+                         f"({where}): put sacrebleu's {SPM_MODELS[tokenizer].file} there, or pass spm_model= with "
+                         f"its path; this library downloads nothing")
     try:  # loaded here, where the option is checked, so a bad file fails before any work
         _processor(path)
     except (RuntimeError, OSError) as error:
         raise ValueError(f"spm_model={model!r} is not a SentencePiece model that loads: {error}") from None
     return path
+
+
+SPM_MODEL = Option(
+    "spm_model", "tokenize", None,
+    "the model file of a SentencePiece tokenizer: by default the file sacrebleu keeps in `$SACREBLEU/models` (else "
+    "`~/.sacrebleu/models`), " + " or ".join(sorted({f"`{model.file}`" for model in SPM_MODELS.values()}))
+    + "; nothing is downloaded, and a missing file gets a message saying where to put it",
+    ("--spm-model",), {"metavar": "FILE"}, shown_default="sacrebleu's", check=checked_model_path)
+
+
+def _declared(name: str, describe: str) -> Tokenizer:
+    def segmenter(settings: TokenizerSettings) -> Segmenter:
+        model = str(settings["spm_model"])
+        return lambda line: tokenize_spm(line, model)
+
+    # The Flores models are not on the machine that measures prices: theirs is the dearest of the others'.
+    return Tokenizer(name, segmenter, describe, Price(character=8.5e-6, line=64e-6),
+                     signature=lambda settings: signature_name(name, str(settings["spm_model"])),
+                     settings=(SPM_MODEL,), available=lambda: model_file_missing(name),
+                     needs=Needs(("sentencepiece",), "`sentencepiece` and its model file", extra("spm")))
+
+
+TOKENIZERS = (
+    _declared("flores101", "sacrebleu's spBLEU: SentencePiece pieces of the FLORES-101 model"),
+    _declared("flores200", "sacrebleu's spBLEU: SentencePiece pieces of the FLORES-200 model"),
+    _declared("spm", "sacrebleu's old name for `flores101`"),
+)

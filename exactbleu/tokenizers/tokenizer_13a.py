@@ -12,12 +12,13 @@ place where it is measured to win, and tests/test_tokenizer_13a.py holds both to
 """
 
 import re
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING
+
+from .registry import Price, Tokenizer, UncutText, fixed
 
 if TYPE_CHECKING:  # only the counting engine's form needs numpy, and imports it when it runs
     import numpy as np
-
-NAME = "13a"
+    from numpy.typing import NDArray
 
 # mteval-v13a (WMT's reference tokenizer), as HF's `bleu` runs it. Every ASCII punctuation mark
 # except the apostrophe, comma, hyphen and period becomes a token of its own, wherever it is.
@@ -34,7 +35,7 @@ _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 _DIGITS = frozenset("0123456789")
 
 
-def _pad_symbols(text):
+def _pad_symbols(text: str) -> str:
     """Surround every 13a symbol with spaces (one C-level pass per symbol that occurs)."""
     for symbol in _13A_SYMBOLS:
         if symbol in text:
@@ -42,7 +43,7 @@ def _pad_symbols(text):
     return text
 
 
-def split_mteval_punctuation(text: str) -> List[str]:
+def split_mteval_punctuation(text: str) -> list[str]:
     """The language-dependent part of mteval-v13a, as stated: every symbol splits off, then the
     three context rules for periods, commas and hyphens. The zh tokenizer runs it too."""
     text = _pad_symbols(text)
@@ -51,7 +52,7 @@ def split_mteval_punctuation(text: str) -> List[str]:
     return text.split()
 
 
-def tokenize_13a(line: str) -> List[str]:
+def tokenize_13a(line: str) -> list[str]:
     """mteval-v13a, exactly as HF's ``bleu`` (and sacrebleu's ``13a`` class) tokenizes.
 
     >>> tokenize_13a("Hello, &quot;world&quot;! It costs $3.50-4.")
@@ -69,7 +70,7 @@ def tokenize_13a(line: str) -> List[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _split_periods_commas_hyphens(text):
+def _split_periods_commas_hyphens(text: str) -> str:
     """The three context rules, with the same tokens, visiting only the periods, commas and
     hyphens. ``text`` must start and end with a space, as 13a pads every segment.
 
@@ -116,7 +117,7 @@ def _split_periods_commas_hyphens(text):
     return text
 
 
-def _find_all(text, character):
+def _find_all(text: str, character: str) -> list[int]:
     """Every position of ``character`` in ``text`` (str.find runs at memchr speed)."""
     positions, position = [], text.find(character)
     while position != -1:
@@ -125,15 +126,16 @@ def _find_all(text, character):
     return positions
 
 
-def one_per_line(lines: List[str]) -> Optional[str]:
+def one_per_line(lines: list[str]) -> str | None:
     """The lines joined by line breaks, or None when a line holds a line break of its own."""
     text = "\n".join(lines)
     return text if text.count("\n") == len(lines) - 1 else None
 
 
-def uncut_13a(lines: List[str]) -> Optional["MtevalText"]:
-    """The lines as an ``MtevalText``, for the statistics to cut by 13a's rules (None when a
-    line holds a line break of its own): only the entities and <skipped> are replaced here."""
+def uncut_13a(lines: list[str]) -> UncutText | None:
+    """The lines as an ``UncutText``, for the counting engine to cut by 13a's rules
+    (``cuts_13a``; None when a line holds a line break of its own): only the entities and
+    <skipped> are replaced here."""
     text = one_per_line(lines)
     if text is None:
         return None
@@ -142,10 +144,10 @@ def uncut_13a(lines: List[str]) -> Optional["MtevalText"]:
     if "&" in text:
         for entity, character in _13A_ENTITIES:
             text = text.replace(entity, character)
-    return MtevalText(text)
+    return UncutText(text, cuts_13a)
 
 
-def text_13a(lines: List[str]) -> Optional[str]:
+def text_13a(lines: list[str]) -> str | None:
     """13a's tokens of every line as one token text (see ``token_text``), or None when a line
     holds a line break of its own. Each line is padded with spaces, so no rule can match across
     a line break, and every line tokenizes as it would alone."""
@@ -158,12 +160,7 @@ def text_13a(lines: List[str]) -> Optional[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-class MtevalText(str):
-    """Segments, one per line, whose 13a tokens the statistics cut out of the bytes themselves
-    (see ``cuts_13a``): a token text of a kind, without 13a's passes over the string."""
-
-
-def cuts_13a(octets: "np.ndarray") -> "np.ndarray":
+def cuts_13a(octets: "NDArray[np.uint8]") -> "NDArray[np.bool_]":
     """Where 13a splits a run of non-space bytes: ``cut[i]`` when a token boundary falls between
     bytes i-1 and i. The rules of ``text_13a``, read off the bytes (every
     rule's context is ASCII): a symbol is a token of its own; a hyphen after a digit too; a lone
@@ -175,7 +172,7 @@ def cuts_13a(octets: "np.ndarray") -> "np.ndarray":
     # 13a's symbols are the ASCII punctuation but ' , - and .: ! to &, ( to +, /, : to @, [ to `, { to ~.
     symbol = ((octets - np.uint8(0x21) < 6) | (octets - np.uint8(0x28) < 4) | (octets == 0x2F)
               | (octets - np.uint8(0x3A) < 7) | (octets - np.uint8(0x5B) < 6) | (octets - np.uint8(0x7B) < 4))
-    cut = symbol.copy()
+    cut: NDArray[np.bool_] = symbol.copy()
     cut[1:] |= symbol[:-1]
     digit = octets - np.uint8(48) < 10
     hyphens = np.flatnonzero(octets == 45)
@@ -195,3 +192,7 @@ def cuts_13a(octets: "np.ndarray") -> "np.ndarray":
     return cut
 
 
+
+
+TOKENIZER = Tokenizer("13a", fixed(tokenize_13a), "mteval-v13a: HF's `bleu`, sacrebleu's default and WMT's",
+                      Price(character=0.45e-6, line=21e-6), rstrip=False, token_text=text_13a, uncut_text=uncut_13a)

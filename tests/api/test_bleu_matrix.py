@@ -7,19 +7,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import exactbleu
-from exactbleu import matrix
+from exactbleu import matrix, per_sentence
 from oracles import OPTIONS, PER_CORPUS, outcome, segments
-
-
-
 
 
 @given(predictions=st.lists(segments(max_words=8), min_size=1, max_size=5),
        references=st.lists(segments(max_words=8), min_size=1, max_size=5),
-       preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS)
-def test_every_entry_is_sentence_bleu_of_its_pair(predictions, references, preset, drawn):
+       preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS, threaded=st.booleans())
+def test_every_entry_is_sentence_bleu_of_its_pair(predictions, references, preset, drawn, threaded):
+    """Threaded: a block per prediction, worked out in two threads."""
     chosen = {name: value for name, value in drawn.items() if name in PER_CORPUS}
-    got = outcome(lambda: exactbleu.bleu_matrix(predictions, references, preset, **chosen))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(matrix, "_BLOCK_CELLS", 1 if threaded else 10**6)
+        got = outcome(lambda: exactbleu.bleu_matrix(predictions, references, preset, threads=2, **chosen))
     expected = outcome(lambda: [[exactbleu.sentence_bleu(p, [r], preset, **chosen)["bleu"] for r in references]
                                 for p in predictions])
     assert got[0] == expected[0]
@@ -40,6 +40,8 @@ def test_blocks_of_any_size_give_the_same_matrix(monkeypatch):
     assert exactbleu.bleu_matrix(predictions, references, "sacrebleu").tolist() == whole.tolist()
     monkeypatch.setattr(matrix, "_BLOCK_CELLS", 50)
     assert exactbleu.bleu_matrix(predictions, references, "sacrebleu").tolist() == whole.tolist()
+    for threads in (1, 2, 3):
+        assert exactbleu.bleu_matrix(predictions, references, "sacrebleu", threads=threads).tolist() == whole.tolist()
     expected = [[exactbleu.sentence_bleu(p, [r], "sacrebleu")["bleu"] for r in references] for p in predictions]
     assert whole.tolist() == expected
 
@@ -54,8 +56,7 @@ def test_token_ids_give_the_matrix_of_the_same_ids_as_words():
 
 
 def test_a_matrix_too_large_is_refused_before_any_work(monkeypatch):
-    monkeypatch.setattr(matrix, "MAX_CELLS", 12)
-    monkeypatch.setattr(exactbleu.api, "MAX_CELLS", 12)
+    monkeypatch.setattr(per_sentence, "MAX_CELLS", 12)
     with pytest.raises(ValueError, match="entries, more than"):
         exactbleu.bleu_matrix(["a"] * 4, ["b"] * 4)
     with pytest.raises(ValueError, match="at least one prediction and one reference"):

@@ -22,14 +22,18 @@ from hypothesis import strategies as st
 from space import requests as space
 import exactbleu
 from exactbleu import cli
-from exactbleu.options import DECLARED, DEFAULTS, OPTION, PRESETS
+from exactbleu import OPTIONS as DECLARED
+from exactbleu import PRESETS, TOKENIZERS
 from oracles import OPTIONS, outcome, segments
 from conftest import METRIC_PATH, examples
 
+DEFAULTS = {name: option.default for name, option in DECLARED.items()}
 # Options that choose between alternatives, so that a later one replaces an earlier one as a whole:
-# the metric's load-time and compute-time options are split without cutting through these.
-COUPLED = [{"smooth", "smooth_method", "smooth_value"}, {"tokenizer", "spm_model"}, {"max_order", "weights"}]
-OUTPUT = {option.name for option in DECLARED if option.stage == "output"}
+# the metric's load-time and compute-time options are split without cutting through these (a
+# tokenizer's own settings go with the tokenizer).
+SETTINGS = {setting.name for tokenizer in TOKENIZERS.values() for setting in tokenizer.settings}
+COUPLED = [{"smooth", "smooth_method", "smooth_value"}, {"tokenizer", *SETTINGS}, {"max_order", "weights"}]
+OUTPUT = {name for name, option in DECLARED.items() if option.stage == "output"}
 
 
 @st.composite
@@ -89,7 +93,7 @@ def cli_flags(options):
     """The command-line flags for these options, or None where the command line cannot say them."""
     argv = []
     for name, value in options.items():
-        option = OPTION[name]
+        option = DECLARED[name]
         if name in ("sentence_level", "signature"):
             continue  # -sl is its own run; the JSON always holds the signature
         if not option.flags:
@@ -138,7 +142,9 @@ def space_arguments(options):
        counting=st.tuples(st.sampled_from(sorted(PRESETS)), OPTIONS), cut=st.integers(0, 5),
        sides=st.integers(0, 2**16))
 # Seed examples: effective order with no n-gram at all; a sentence score under sacrebleu's preset;
-# statistics counted lowercased; NLTK's weights with sacrebleu's smoothing.
+# statistics counted lowercased; NLTK's weights with sacrebleu's smoothing; an explicit None at
+# compute time, which is the default there as everywhere (effective order at load, under NLTK's
+# preset, with smooth_method=None at compute: an error from every face, as from corpus_bleu).
 @example(corpus=([""], [[""]]), preset="default", options={"effective_order": True, "sentence_level": True},
          counting=("default", {}), cut=0, sides=0)
 @example(corpus=(["Cat"], [["Cat"]]), preset="sacrebleu", options={"sentence_level": True},
@@ -147,6 +153,8 @@ def space_arguments(options):
          counting=("default", {"lowercase": True}), cut=0, sides=0)
 @example(corpus=(["the Straße"], [["the naïve Straße"]]), preset="sacrebleu", options={"weights": [0.6, 0.4]},
          counting=("sacrebleu", {}), cut=0, sides=0)
+@example(corpus=([""], [[""]]), preset="nltk", options={"effective_order": True, "smooth_method": None},
+         counting=("nltk", {}), cut=0, sides=2)
 def test_every_face_gives_corpus_bleus_number_or_a_clear_error(corpus, preset, options, counting, cut, sides):
     predictions, references = corpus
     expected = outcome(lambda: exactbleu.corpus_bleu(predictions, references, preset, **options))
@@ -238,7 +246,7 @@ def check_command_line(predictions, references, preset, options, expected):
 
 def check_space(predictions, references, preset, options):
     page = space_arguments(options)
-    if page is None or PRESETS[preset] != PRESETS["default"] or options.get("n_bootstrap"):
+    if page is None or PRESETS[preset].options != PRESETS["default"].options or options.get("n_bootstrap"):
         return
     boxes = ["".join(segment[number] + "\n" for segment in references) for number in range(len(references[0]))]
     if any(not box.strip() for box in boxes[1:]):

@@ -110,9 +110,11 @@ def test_presets_and_overrides():
                                                        sentence_effective_order=True)
     nltk = options.resolve_settings("nltk")
     assert (nltk.tokenize.tokenizer, nltk.tokenize.rstrip, nltk.statistics.ref_length) == ("none", True, "closest")
-    # Explicit arguments override the preset's; an explicit smooth=True replaces its method.
+    # Explicit arguments override the preset's; an explicit None is the default, the preset's own;
+    # an explicit smooth=True replaces its method.
     assert options.resolve_settings("sacrebleu", ref_length="shortest").statistics.ref_length == "shortest"
-    assert options.resolve_settings("sacrebleu", smooth_method=None).scoring.smooth_method is None
+    assert options.resolve_settings("sacrebleu", smooth_method=None) == options.resolve_settings("sacrebleu")
+    assert options.resolve_settings("nltk", smooth_method=None, weights=None) == options.resolve_settings("nltk")
     assert options.resolve_settings("sacrebleu", smooth=True).scoring.smooth_method is None
 
 
@@ -120,22 +122,25 @@ def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else
     """A tokenizing option added later joins the references' cache key without being listed there:
     two settings that differ in any tokenizing option must not share cached statistics, and the
     options of later stages do not split the cache."""
-    tokenizing = {"tokenizer": "intl", "lang": "de", "lowercase": True, "rstrip": True}
+    tokenizing = {"tokenizer": "intl", "lowercase": True, "rstrip": True}
     later = {"max_order": 2, "ref_length": "closest", "smooth": True, "smooth_method": "floor", "weights": [0.5, 0.5],
              "n_bootstrap": 10, "sentence_level": True}
-    assert {name for name, stage in options.STAGE_OF.items() if stage == "tokenize"} == {*tokenizing, "spm_model"}
+    assert {name for name, option in options.OPTIONS.items() if option.stage == "tokenize"} == \
+        {*tokenizing, "lang", "spm_model"}
     keys = []
     monkeypatch.setattr(counting.ReferenceCache, "get", lambda self, key: keys.append(key))
     monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)  # a few segments skip the cache
 
     def key(**changed):
         keys.clear()
-        counting.count(["a B"], [["a b"]], options.resolve_settings(**changed), 4, counting.ReferenceCache())
+        settings = options.resolve_settings(**changed)
+        counting.count(["a B"], [["a b"]], settings, options.counted_with(settings), counting.ReferenceCache())
         return keys[0][0]
 
     plain = key()
     for name, value in tokenizing.items():
         assert key(**{name: value}) != plain, name
+    assert key(tokenizer="moses", lang="de") != key(tokenizer="moses")  # a tokenizer's own setting
     for name, value in later.items():
         assert key(**{name: value}) == plain, name
 

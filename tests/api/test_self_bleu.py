@@ -14,18 +14,20 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import exactbleu
+from exactbleu import threads as worker_threads
 from oracles import OPTIONS, PER_CORPUS, nltk_quietly, outcome, segments
 
 TEXTS = st.lists(segments(max_words=8), min_size=2, max_size=8).flatmap(
     lambda texts: st.lists(st.sampled_from(texts), min_size=0, max_size=3).map(lambda repeats: texts + repeats))
 
 
-
-
-@given(texts=TEXTS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS)
-def test_each_score_is_sentence_bleu_against_all_the_others(texts, preset, drawn):
+@given(texts=TEXTS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS, threaded=st.booleans())
+def test_each_score_is_sentence_bleu_against_all_the_others(texts, preset, drawn, threaded):
+    """Threaded: the n-grams counted in two threads, however few the tokens."""
     chosen = {name: value for name, value in drawn.items() if name in PER_CORPUS}
-    got = outcome(lambda: exactbleu.self_bleu(texts, preset, **chosen))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(worker_threads, "THREADS_MIN_TOKENS", 0 if threaded else 10**9)
+        got = outcome(lambda: exactbleu.self_bleu(texts, preset, threads=2, **chosen))
     expected = outcome(lambda: [exactbleu.sentence_bleu(texts[i], texts[:i] + texts[i + 1:], preset, **chosen)["bleu"]
                                 for i in range(len(texts))])
     assert got[0] == expected[0]

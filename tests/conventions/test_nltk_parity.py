@@ -123,7 +123,13 @@ def test_nltk_counts_one_possible_ngram_for_a_short_hypothesis(nltk_preset):
     assert ours["precisions"] == [1.0, 1.0, 0.75, 2 / 3]
 
 
-def test_hf_arithmetic_stays_one_choice_away(nltk_preset):
-    """smooth_method=None is HF's arithmetic, which counts no possible n-gram for a short hypothesis."""
+def test_hf_arithmetic_on_nltks_tokens_is_the_default_preset_one_option_away(bleu, nltk_preset):
+    """HF's arithmetic counts no possible n-gram for a short hypothesis, NLTK's counts one: on
+    NLTK's whitespace tokens and closest reference, the default preset is HF's. An explicit
+    smooth_method=None is the preset's own method, as leaving it out."""
     predictions, references = ["a b c d e", "a b"], [["a b c d e"], ["a b"]]
-    assert nltk_preset.compute(predictions=predictions, references=references, smooth_method=None)["bleu"] == 1.0
+    assert bleu.compute(predictions=predictions, references=references, tokenizer="none",
+                        ref_length="closest")["bleu"] == 1.0
+    nltks = nltk_preset.compute(predictions=predictions, references=references)["bleu"]
+    assert nltks < 1.0
+    assert nltk_preset.compute(predictions=predictions, references=references, smooth_method=None)["bleu"] == nltks

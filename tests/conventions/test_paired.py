@@ -200,9 +200,7 @@ def test_paired_bootstrap_past_float32s_exact_integers_is_sacrebleus():
     drawn: past 2**24 (about 17M tokens) those sums round, and the scores move. Ours must round as
     sacrebleu does. sacrebleu's own PairedTest is the oracle, on statistics given to it (40
     segments of about a million tokens each: 40M tokens per system)."""
-    from exactbleu.options import resolve_settings
-    from exactbleu.significance import paired_test_statistics
-    from exactbleu.sufficient_statistics import Statistics
+    from exactbleu import Statistics, compare
 
     rng = np.random.default_rng(3)
 
@@ -225,8 +223,8 @@ def test_paired_bootstrap_past_float32s_exact_integers_is_sacrebleus():
     metric.corpus_score(["a"], [["a"]])  # sacrebleu's signature needs one evaluation first
     _, theirs = PairedTest([(name, list(key)) for key, name in zip(rows, systems)], {"BLEU": metric},
                            [[f"reference {segment}" for segment in range(40)]], test_type="bs", n_samples=200)()
-    ours = paired_test_statistics(systems, "baseline", resolve_settings("sacrebleu"), "bootstrap", 200, 12345)
-    assert_same_as_sacrebleu(ours, theirs)
+    ours = compare(systems, baseline="baseline", n_samples=200, seed=12345, preset="sacrebleu")
+    assert_same_as_sacrebleu({name: one.fractions() for name, one in ours.items()}, theirs)
 
 
 def test_sacrebleus_float32_additions_on_real_text_are_sacrebleus(sacrebleu_preset, wmt17, monkeypatch):

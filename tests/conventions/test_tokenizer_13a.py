@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactbleu import engine, options, tokenizers
+from exactbleu import options, reading, tokenizers
 from exactbleu.tokenizers import tokenizer_13a
 from oracles import WORDS, sacrebleu_13a, segments
 
@@ -45,10 +45,10 @@ def test_every_wmt17_line(wmt17):
 def read_13a(lines):
     """The tokens of each line as the statistics read them: 13a cut out of the text's bytes."""
     text = tokenizers.reader_text(lines, options.resolve_settings().tokenize)
-    assert isinstance(text, tokenizer_13a.MtevalText)
-    encoded, _, _, starts, ends = engine._token_bounds(text)
+    assert isinstance(text, tokenizers.UncutText) and text.cuts is tokenizer_13a.cuts_13a
+    encoded, _, _, starts, ends = reading.token_bounds(text)
     tokens = [encoded[start:end].decode("utf-8", "surrogatepass") for start, end in zip(starts.tolist(), ends.tolist())]
-    per_line = engine._token_table(text, {}, True)[0].tolist()
+    per_line = reading.token_table(text, {}, True).lengths.tolist()
     return [tokens[sum(per_line[:number]) : sum(per_line[: number + 1])] for number in range(len(lines))]
 
 

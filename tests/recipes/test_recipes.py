@@ -73,3 +73,27 @@ def test_deploying_the_space_serves_the_api(tmp_path):
     command = as_here(recipe("space")).replace("0.0.0.0", "127.0.0.1").replace("7860", "$PORT")
     with start_space(tmp_path, command) as (url, _):
         assert Client(url, verbose=False).predict("a b c d", "a b c d", api_name="/compute")["bleu"] == 1.0
+
+
+def test_a_custom_rl_loop_keeps_its_rewards_on_the_device(monkeypatch, capsys):
+    """The RL loop's rewards: each step's, a float64 tensor on the completions' device, bit for bit
+    the scores of the same ids as numpy arrays; and the policy learns, as the page says it prints."""
+    import exactbleu
+
+    scored = exactbleu.sentence_scores
+    calls = []
+
+    def recorded(predictions, references, *args, **kwargs):
+        rewards = scored(predictions, references, *args, **kwargs)
+        calls.append((predictions.cpu().numpy(), references.cpu().numpy(), args, kwargs, rewards))
+        return rewards
+
+    monkeypatch.setattr(exactbleu, "sentence_scores", recorded)
+    namespace = run_python("rl-loop")
+    assert len(calls) == 50
+    for predictions, references, args, kwargs, rewards in calls:
+        assert rewards.dtype == namespace["torch"].float64 and rewards.device.type == namespace["device"]
+        assert rewards.cpu().numpy().tolist() == scored(predictions, references, *args, **kwargs).tolist()
+    printed = capsys.readouterr().out.strip()
+    assert f"It prints `{printed}` on the CPU." in "".join(page for page in PAGES if "recipe: rl-loop" in page)
+    assert namespace["means"][-1] > namespace["means"][0] + 0.3

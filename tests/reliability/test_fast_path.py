@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from exactbleu import counting, engine, options, tokenizers
+from exactbleu import counting, engine, options, reading, tokenizers
+import exactbleu.tokenizers.text  # noqa: F401 -- the escapes and whitespace the tests compare with
 from exactbleu.tokenizers import tokenizer_13a
 from oracles import corpora, hf_bleu, plain_rows, sacrebleu_13a, segments
 
@@ -34,12 +35,12 @@ def chunked_path():
 def fast_rows(predictions, references, max_order, ref_length):
     """The rows as compute() counts them: counting.count, the one chunk loop."""
     settings = options.resolve_settings(max_order=max_order, ref_length=ref_length)
-    return counting.count(predictions, references, settings, max_order).array
+    return counting.count(predictions, references, settings, options.counted_with(settings)).array
 
 
 def escaped(token_lists):
     """A token text of token lists, as a custom tokenizer's tokens become one."""
-    return tokenizers._escaped_token_text(token_lists)
+    return tokenizers.text._escaped_token_text(token_lists)
 
 
 @given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
@@ -87,7 +88,7 @@ def test_segments_too_big_to_pack_take_the_plain_definition():
 def test_unpackable_segments_equal_the_plain_definition(corpus, max_order, ref_length):
     """Every segment through the engine's plain fallback: no token id fits a packed key."""
     predictions, references = corpus
-    with mock.patch.object(engine, "_max_token_bits", lambda max_order: 0):
+    with mock.patch.object(engine, "max_token_bits", lambda max_order: 0):
         prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references], max_order)
         assert not (prepared.packable & (prepared.vocabulary > 0)).any()  # only segments without tokens pack
         fast = fast_rows(predictions, references, max_order, ref_length)
@@ -102,12 +103,12 @@ def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens
     """Tokens of every length around the 15 bytes held in place (NUL bytes, astral characters
     included): equal words on either side mean equal tokens, and unequal words unequal ones."""
     numbers = {}
-    table = engine._token_table(" ".join(reference_tokens), numbers, grow=True)
+    table = reading.token_table(" ".join(reference_tokens), numbers, grow=True)
     words = list(zip(table[2].tolist(), table[3].tolist()))
     assert table[0].tolist() == [len(reference_tokens)]
     for (a, x), (b, y) in itertools.product(zip(reference_tokens, words), repeat=2):
         assert (a == b) == (x == y)
-    table = engine._token_table(" ".join(prediction_tokens), numbers, grow=False)
+    table = reading.token_table(" ".join(prediction_tokens), numbers, grow=False)
     for (a, x), (b, y) in itertools.product(zip(prediction_tokens, zip(table[2].tolist(), table[3].tolist())),
                                             zip(reference_tokens, words)):
         assert (a == b) == (x == y)
@@ -115,16 +116,16 @@ def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens
 
 def test_token_texts_split_on_exactly_what_str_split_splits_on():
     whitespace = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
-    assert set(tokenizers._WHITESPACE) == whitespace
+    assert set(tokenizers.text._WHITESPACE) == whitespace
     rng = random.Random(17)
     pieces = sorted(whitespace) + ["a", "é", "日本", "\x00", "\U0001f600", "abcdefghijklmnopq"]
     lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))).replace("\n", " ") for _ in range(200)]
-    per_line, line, _, _, _ = engine._token_table("\n".join(lines), {}, grow=True)
+    per_line, line, _, _, _ = reading.token_table("\n".join(lines), {}, grow=True)
     assert per_line.tolist() == [len(text.split()) for text in lines]
     assert line.tolist() == [number for number, text in enumerate(lines) for _ in text.split()]
 
 
-def weak_fingerprints(low, high):
+def weak_fingerprints(low, high, bits=50):
     """Fingerprints that collide all the time: the exact comparisons must catch every case."""
     return ((low ^ high) % np.uint64(3)).astype(np.int64)
 
@@ -133,7 +134,7 @@ def weak_fingerprints(low, high):
        ref_length=st.sampled_from(["shortest", "closest"]))
 def test_colliding_fingerprints_still_give_exact_rows(corpus, max_order, ref_length):
     predictions, references = corpus
-    with mock.patch.object(engine, "_fingerprints", weak_fingerprints):
+    with mock.patch.object(engine, "fingerprints", weak_fingerprints):
         fast = fast_rows(predictions, references, max_order, ref_length)
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
@@ -142,14 +143,14 @@ def test_chunk_boundaries():
     """More segments than one chunk holds, with shared n-grams across the boundaries."""
     rng = random.Random(7)
     sentence = lambda: " ".join(rng.choice("a b c d e f".split()) for _ in range(rng.randint(0, 9)))  # noqa: E731
-    n = 2 * engine._CHUNK_SEGMENTS + 17
+    n = 2 * engine.CHUNK_SEGMENTS + 17
     predictions = [sentence() for _ in range(n)]
     references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(n)]
     for ref_length in ("shortest", "closest"):
         expected = plain_rows(predictions, references, 4, ref_length)
         settings = options.resolve_settings(ref_length=ref_length)
         for threads in (1, 2, 3):
-            assert (counting.count(predictions, references, settings, 4, threads=threads).array == expected).all()
+            assert (counting.count(predictions, references, settings, options.counted_with(settings), threads=threads).array == expected).all()
 
 
 LINE = st.one_of(segments(max_words=15), st.text(max_size=30),
@@ -201,8 +202,8 @@ def test_worker_threads_count_exactly(fresh, monkeypatch):
     module = counting
     monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
     used = []
-    in_threads = module._in_threads
-    monkeypatch.setattr(module, "_in_threads", lambda work, items, threads: (used.append(threads),
+    in_threads = module.in_threads
+    monkeypatch.setattr(module, "in_threads", lambda work, items, threads: (used.append(threads),
                                                                              in_threads(work, items, threads))[1])
     rng = random.Random(11)
     words = "a b c d e f g , . 1.5".split()
@@ -232,7 +233,7 @@ def test_a_failing_worker_thread_raises_here_and_every_worker_ends():
                 return
 
     with pytest.raises(RuntimeError, match="chunk 3"):
-        counting._in_threads(work, range(4), 2)
+        counting.in_threads(work, range(4), 2)
     assert threading.active_count() == started
 
 
@@ -289,9 +290,9 @@ def test_custom_tokens_holding_whitespace_backslashes_or_nothing_stay_distinct(f
 def test_escaping_custom_tokens_is_one_to_one():
     """Every token of up to two characters from whitespace, backslashes, digits and a letter:
     each escapes to a non-empty string free of whitespace, and no two to the same one."""
-    alphabet = sorted(tokenizers._WHITESPACE) + ["\\", "0", "1", "2", "a"]
+    alphabet = sorted(tokenizers.text._WHITESPACE) + ["\\", "0", "1", "2", "a"]
     tokens = [""] + alphabet + ["".join(pair) for pair in itertools.product(alphabet, repeat=2)]
-    escaped = tokenizers._escaped_token_text([tokens]).split(" ")
+    escaped = tokenizers.text._escaped_token_text([tokens]).split(" ")
     assert len(escaped) == len(tokens) and all(token and token.split() == [token] for token in escaped)
     assert len(set(escaped)) == len(tokens)
 

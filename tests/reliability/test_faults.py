@@ -217,3 +217,60 @@ def test_the_metric_starts_no_process_and_leaves_no_thread(outcomes):
     outcome = outcome_of(outcomes, "no process, no thread")
     assert outcome == {"forks": [], "children": [], "threads_left": 0,
                        "results": [hf_bleu(*random_corpus(BIG, seed=8))] * 3}
+
+
+SCENARIOS["per-sentence functions interrupted and forked"] = """
+import concurrent.futures, multiprocessing
+import numpy as np
+import exactbleu
+rng = np.random.default_rng(9)
+# Big enough that each call works in two threads: 1024 x 256 ids, Self-BLEU over 130,000 tokens, a
+# matrix of two blocks.
+ids = rng.integers(1, 500, (1024, 256))
+references = ids.copy()
+changed = rng.random(ids.shape) < 0.3
+references[changed] = rng.integers(1, 500, int(changed.sum()))
+texts = [row[:length] for row, length in zip(ids, rng.integers(10, 256, 1024).tolist())]
+words = [" ".join(map(str, row[:length])) for row, length in zip(ids, rng.integers(5, 30, 1000).tolist())]
+calls = {
+    "sentence_scores": lambda threads: exactbleu.sentence_scores(ids, references, "sacrebleu", threads=threads),
+    "self_bleu": lambda threads: exactbleu.self_bleu(texts, "nltk", smooth_method="method1", threads=threads)["scores"],
+    "bleu_matrix": lambda threads: exactbleu.bleu_matrix(words, words[:500], threads=threads),
+}
+alone = {name: call(1).tolist() for name, call in calls.items()}  # one thread, nothing interrupted
+threads_before = threading.active_count()
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGALRM, interrupt)
+interrupted, exact = {}, {}
+for name, call in calls.items():
+    interrupted[name], exact[name] = 0, []
+    for delay in (0.002, 0.01, 0.03, 0.06):
+        try:
+            signal.setitimer(signal.ITIMER_REAL, delay)
+            call(2)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        except KeyboardInterrupt:
+            interrupted[name] += 1
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        exact[name].append(call(2).tolist() == alone[name])
+def in_worker():
+    return {name: call(2).tolist() == alone[name] for name, call in calls.items()}
+with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+    forked = pool.submit(in_worker).result(timeout=120)
+time.sleep(0.2)  # a worker stopped by an interrupt ends after its current block
+report({"interrupted": interrupted, "exact": exact, "forked": forked,
+        "threads_left": threading.active_count() - threads_before})
+"""
+
+
+def test_per_sentence_functions_in_threads_stay_exact_when_interrupted_or_forked(outcomes):
+    """sentence_scores of token ids, self_bleu and bleu_matrix in two threads: interrupted
+    mid-call, every later call gives the one-thread result; so does a forked worker; and no thread
+    is left."""
+    outcome = outcome_of(outcomes, "per-sentence functions interrupted and forked")
+    names = ["sentence_scores", "self_bleu", "bleu_matrix"]
+    assert all(outcome["interrupted"][name] >= 2 for name in names), outcome["interrupted"]
+    assert outcome["exact"] == {name: [True] * 4 for name in names}
+    assert outcome["forked"] == {name: True for name in names}
+    assert outcome["threads_left"] == 0

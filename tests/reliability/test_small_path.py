@@ -76,7 +76,7 @@ def test_keys_too_wide_for_62_bits_take_the_plain_definition():
     predictions = [" ".join(words[start : start + 30]) for start in range(0, 600, 30)]
     references = [[" ".join(reversed(prediction.split()))] for prediction in predictions]
     settings = options.resolve_settings(max_order=20)
-    assert (counting.count(predictions, references, settings, 20).array
+    assert (counting.count(predictions, references, settings, options.counted_with(settings)).array
             == plain_rows(predictions, references, 20, "shortest")).all()
 
 

@@ -1,0 +1,180 @@
+"""The command line, a drop-in for sacrebleu's BLEU: ``exactbleu REF [REF ...] -i HYP [HYP ...]``.
+
+sacrebleu's flags give sacrebleu's numbers in sacrebleu's output formats (JSON by default, ``-f
+text``, ``-b``, ``-w``, ``-sl``, ``-ci``, ``--paired-bs``, ``--paired-ar``), which ``compat``
+states; ``--preset hf`` gives Hugging Face's numbers and ``--preset nltk`` NLTK's, in the same
+formats. The options' flags come from their declarations (``exactbleu.OPTIONS``). It uses the
+public API only, never imports evaluate, datasets or transformers, and imports numpy and the
+counting layers only once its arguments are read, so ``--help`` is as quick as sacrebleu's.
+"""
+
+import argparse
+import sys
+from collections.abc import Iterator
+
+from .. import (
+    MAX_SAMPLES,
+    OPTIONS,
+    PAIRED_TESTS,
+    PRESETS,
+    TOKENIZERS,
+    Option,
+    Settings,
+    __version__,
+    resolve_settings,
+    tokenizer_for_language,
+)
+from .files import CommandLineError, read_references, read_systems
+from .printing import counted, sentence_lines, single_result, systems_lines
+
+__all__ = ["CommandLineError", "main"]
+
+
+def _parser(prog: str | None) -> argparse.ArgumentParser:
+    # allow_abbrev=False: sacrebleu's -t (its test sets) must not be read as a prefix of -tok.
+    parser = argparse.ArgumentParser(
+        prog=prog or "exactbleu", allow_abbrev=False,
+        description="Corpus BLEU of hypotheses against one or more reference files, one segment per line, as "
+        "sacrebleu's command line computes and prints it. --preset hf gives Hugging Face's numbers, --preset nltk "
+        "NLTK's.")
+    parser.add_argument("-t", "--test-set", metavar="SET",
+                        help="sacrebleu's test sets are not downloaded here: give the reference files instead")
+    parser.add_argument("references", nargs="*", metavar="REF", help="reference files, one per reference set")
+    parser.add_argument("-i", "--input", nargs="*", metavar="HYP",
+                        help="hypotheses, one file per system (default: standard input, one system per tab-separated "
+                        "field); with a paired test the first is the baseline")
+    parser.add_argument("-nr", "--num-refs", type=int, default=1, metavar="N",
+                        help="each line of the single reference file holds N tab-separated references")
+    parser.add_argument("-e", "--encoding", default="utf-8", help="the files' encoding (default: utf-8)")
+    languages = ", ".join(f"{language}: {name}" for name, one in TOKENIZERS.items() for language in one.languages)
+    parser.add_argument("-l", "--language-pair", metavar="SRC-TRG",
+                        help=f"sets the tokenizer by the target language, as sacrebleu ({languages}; else "
+                        f"{tokenizer_for_language('')})")
+    parser.add_argument("-m", "--metrics", nargs="+", choices=["bleu"], default=["bleu"],
+                        help="the metric: BLEU is the only one")
+    parser.add_argument("--preset", choices=list(PRESETS), default="sacrebleu",
+                        help="whose numbers: " + "; ".join(f"{name}, {one.describe}" for name, one in PRESETS.items())
+                        .replace("%", "%%"))
+    parser.add_argument("-sl", "--sentence-level", action="store_true",
+                        help="a score per line; with the sacrebleu preset, with effective order, as sacrebleu")
+    for option in OPTIONS.values():  # every option with a flag, as declared
+        if option.flags:
+            parser.add_argument(*option.flags, dest=option.name, help=_help(option), **option.argparse_keywords())
+    _sacrebleus_other_flags(parser)
+    return parser
+
+
+def _sacrebleus_other_flags(parser: argparse.ArgumentParser) -> None:
+    """sacrebleu's flags for its tests, its output and its scripts."""
+    parser.add_argument("--force", action="store_true",
+                        help="accepted for sacrebleu's scripts: this command line never warns about tokenized input")
+    parser.add_argument("-ci", "--confidence", action="store_true", help="the 95%% bootstrap interval, as sacrebleu")
+    parser.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N",
+                        help=f"its resamples (default: 1000, at most {MAX_SAMPLES:,})")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("-pbs", "--paired-bs", dest="paired", action="store_const", const="bootstrap",
+                        help="paired bootstrap resampling of each system against the first, as sacrebleu")
+    paired.add_argument("-par", "--paired-ar", dest="paired", action="store_const", const="randomization",
+                        help="paired approximate randomization of each system against the first, as sacrebleu")
+    parser.add_argument("-pbsn", "--paired-bs-n", type=int, default=PAIRED_TESTS["bootstrap"], metavar="N",
+                        help=f"bootstrap resamples (default: {PAIRED_TESTS['bootstrap']}, at most {MAX_SAMPLES:,})")
+    parser.add_argument("-parn", "--paired-ar-n", type=int, default=PAIRED_TESTS["randomization"], metavar="N",
+                        help=f"randomization trials (default: {PAIRED_TESTS['randomization']}, at most "
+                        f"{MAX_SAMPLES:,})")
+    parser.add_argument("--paired-n", type=int, metavar="N",
+                        help=f"resamples or trials of either test (at most {MAX_SAMPLES:,})")
+    parser.add_argument("-j", "--paired-jobs", type=int, default=1, metavar="N",
+                        help="accepted for sacrebleu's scripts: the tests run on statistics, in this process")
+    parser.add_argument("-f", "--format", choices=["json", "text"], default="json",
+                        help="json (default, as sacrebleu) or text")
+    parser.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
+    parser.add_argument("-w", "--width", type=int, default=1, help="decimals of the scores (default: 1)")
+    parser.add_argument("-sh", "--short", action="store_true", help="a short signature")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for sacrebleu's scripts: no colours")
+    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """``exactbleu REF [REF ...] -i HYP``: sacrebleu's BLEU command line; returns the exit status."""
+    parser = _parser(prog)
+    arguments = parser.parse_args(argv)
+    if not arguments.references and not arguments.input and sys.stdin.isatty():
+        parser.print_usage(sys.stderr)  # nothing to read but a terminal: say how, rather than wait
+        print(f"{parser.prog}: error: give reference files and -i hypothesis files (or hypotheses on standard "
+              f"input); {parser.prog} --help says more", file=sys.stderr)
+        return 2
+    try:
+        for line in _run(arguments):
+            print(line)
+    except (CommandLineError, ValueError, TypeError) as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C: a word, not a traceback, and the shell's status for it
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _run(arguments: argparse.Namespace) -> Iterator[str]:
+    """What the command line prints for these arguments, line by line."""
+    settings = _settings(arguments)
+    names, systems = read_systems(arguments)
+    references = read_references(arguments, len(systems[0]))
+    for name, lines in zip(names, systems):
+        if len(lines) != len(references):
+            raise CommandLineError(f"{name} has {len(lines)} lines but the references have {len(references)}: "
+                                   "files must align line by line")
+    if not systems[0]:
+        raise CommandLineError("the hypotheses are empty: nothing to score")
+    nrefs = len(references[0])
+    if arguments.sentence_level:
+        if len(systems) > 1 or arguments.paired or arguments.confidence:
+            raise CommandLineError("-sl scores one system, without -ci or paired tests")
+        yield from sentence_lines(systems[0], references, settings, arguments, nrefs)
+        return
+    if arguments.paired and len(systems) < 2:
+        raise CommandLineError("a paired test needs a baseline and at least one system: -i BASE SYSTEM [SYSTEM ...]")
+    if arguments.confidence and len(systems) > 1:
+        raise CommandLineError("-ci is for one system; for several, use a paired test (--paired-bs)")
+    if len(systems) == 1:
+        yield single_result(counted(systems[0], references, settings, arguments.quiet), settings, arguments, nrefs)
+        return
+    from .. import ReferenceCache, statistics
+
+    cache = ReferenceCache()  # the references are counted once for every system
+    every = {name: statistics(lines, references, settings, cache=cache) for name, lines in zip(names, systems)}
+    yield from systems_lines(every, arguments, settings, nrefs)
+
+
+def _checked_count(flag: str, value: int, minimum: int, maximum: int | None = None) -> int:
+    """A flag's count, from ``minimum`` to ``maximum``, or a one-line error naming the flag."""
+    if value < minimum or (maximum is not None and value > maximum):
+        kind = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        bound = f" of at most {maximum}" if maximum is not None else ""
+        raise CommandLineError(f"{flag} must be {kind}{bound}, got {value}")
+    return value
+
+
+def _settings(arguments: argparse.Namespace) -> Settings:
+    """The settings the flags ask for, checked; the flags of sacrebleu's that set options."""
+    options = {name: value for name, value in vars(arguments).items() if name in OPTIONS and value is not None}
+    if arguments.language_pair and "tokenizer" not in options:
+        options["tokenizer"] = tokenizer_for_language(arguments.language_pair.split("-")[-1])
+    if arguments.confidence:
+        options["n_bootstrap"] = _checked_count("--confidence-n", arguments.confidence_n, 1, MAX_SAMPLES)
+    _checked_count("--width", arguments.width, 0)
+    _checked_count("--num-refs", arguments.num_refs, 1)
+    if arguments.paired:
+        flag, n_samples = "--paired-n", arguments.paired_n
+        if n_samples is None:
+            bootstrap = arguments.paired == "bootstrap"
+            flag = "--paired-bs-n" if bootstrap else "--paired-ar-n"
+            n_samples = arguments.paired_bs_n if bootstrap else arguments.paired_ar_n
+        arguments.paired_n = _checked_count(flag, n_samples, 1, MAX_SAMPLES)
+    return resolve_settings(arguments.preset, **options)
+
+
+def _help(option: Option) -> str:
+    """An option's help on the command line: the docs' words, without their markup."""
+    return option.help.replace("`", "").replace("%", "%%")

@@ -1,0 +1,122 @@
+"""What the command line prints: one system's score (with -ci, its bootstrap estimate), each line's
+score (-sl), or several systems' table (with a paired test), in sacrebleu's formats, which
+``compat`` states.
+"""
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from .. import Settings, Signature
+
+# A progress bar from this many segments on (below it, counting takes a moment).
+PROGRESS_SEGMENTS = 8192
+
+
+def single_result(statistics: Any, settings: Settings, arguments: argparse.Namespace, nrefs: int) -> str:
+    """One system's corpus score; with -ci, sacrebleu's bootstrap mean and half-width."""
+    from .. import bootstrap, scored
+    from ..compat import BLEUScore
+
+    as_json = arguments.format == "json"
+    sums = statistics.sums()
+    shown = BLEUScore.of(sums, scored(statistics, settings))
+    if settings.output.n_bootstrap:
+        shown._mean, shown._ci = bootstrap(statistics, settings).percents()
+    sign = Signature(settings, nrefs).format(short=arguments.short and not as_json)
+    return shown.format(arguments.width, arguments.score_only, sign, as_json)
+
+
+def sentence_lines(hypotheses: list[str], references: list[list[str]], settings: Settings,
+                    arguments: argparse.Namespace, nrefs: int) -> Iterator[str]:
+    """-sl: each line's per-sentence score, all at once (``scored_rows``), printed as sacrebleu
+    prints them (never as JSON)."""
+    from .. import scored_rows, statistics
+    from ..compat import BLEUScore
+
+    counted = statistics(hypotheses, references, settings)
+    rows = scored_rows(counted, settings)
+    sign = Signature(settings.per_sentence(), nrefs).format(short=arguments.short)
+    to_percent = 100 // rows.scale
+    columns = zip((to_percent * rows.value).tolist(), (to_percent * rows.precisions).tolist(),
+                  rows.brevity_penalty.tolist(), rows.length_ratio.tolist(), counted.prediction_length.tolist(),
+                  counted.reference_length.tolist())
+    for value, precisions, brevity_penalty, ratio, hypothesis_length, reference_length in columns:
+        shown = BLEUScore(value, [], [], precisions, brevity_penalty, hypothesis_length, reference_length, ratio=ratio)
+        yield shown.format(arguments.width, arguments.score_only, sign)
+
+
+def systems_lines(counted: dict[str, Any], arguments: argparse.Namespace, settings: Settings,
+                   nrefs: int) -> Iterator[str]:
+    """Several systems: sacrebleu's table (or its JSON list), with a paired test's means,
+    intervals and p-values against the first system, the baseline."""
+    from .. import compare, scored
+    from ..compat import BLEUScore
+
+    names = list(counted)
+    percents = {name: BLEUScore.of(one.sums(), scored(one, settings)).score for name, one in counted.items()}
+    results: dict[str, dict[str, float | None]] = {name: {} for name in names}
+    names_shown, test = names, None
+    if arguments.paired:
+        compared = compare(counted, test=arguments.paired, n_samples=arguments.paired_n,
+                           seed=settings.output.bootstrap_seed, preset=settings)
+        results = {name: one.percents() for name, one in compared.items()}
+        test = ("bs" if arguments.paired == "bootstrap" else "ar", arguments.paired_n)
+        if arguments.input:  # standard input's first system is already named "Baseline"
+            names_shown = [f"Baseline: {names[0]}", *names[1:]]
+    if arguments.format == "json":
+        rows: list[dict[str, object]] = []
+        for name, shown in zip(names, names_shown):
+            value: object = f"{percents[name]:.{arguments.width}f}"
+            if arguments.paired:
+                value = {"score": percents[name], **{key: results[name][key] for key in ("p_value", "mean", "ci")}}
+            rows.append({"system": shown, "BLEU": value})
+        yield json.dumps(rows, indent=4)
+        return
+    yield _table(names, names_shown, percents, results, arguments)
+    if arguments.paired:
+        kind = ("Paired bootstrap resampling test with" if arguments.paired == "bootstrap"
+                else "Paired approximate randomization test with")
+        title = f"{kind} {arguments.paired_n} trials, seed {settings.output.bootstrap_seed}"
+        yield (f"\n{'-' * len(title)}\n{title}\n{'-' * len(title)}\n"
+               f" - Each system is compared with the baseline, {names[0]}.\n"
+               " - The p-value is roughly the chance of a score difference this large or larger if the system and\n"
+               "   the baseline came from the same process. * marks p < 0.05: a difference unlikely to be chance.\n"
+               " - It says that the systems differ, not which one is better.")
+    title = "Metric signatures"
+    yield f"\n{'-' * len(title)}\n{title}\n{'-' * len(title)}"
+    yield f" - BLEU       {Signature(settings, nrefs, test).format(short=arguments.short)}"
+
+
+def _table(names: list[str], names_shown: list[str], percents: dict[str, float],
+           results: dict[str, dict[str, float | None]], arguments: argparse.Namespace) -> str:
+    """The systems' scores as sacrebleu's table draws them."""
+    from ..compat import results_table
+
+    width = arguments.width
+    header = "BLEU (μ ± 95% CI)" if arguments.paired == "bootstrap" else "BLEU"
+    table = []
+    for name, shown in zip(names, names_shown):
+        result = results[name]
+        cell = f"{percents[name]:.{width}f}"
+        mean, ci, p_value = result.get("mean"), result.get("ci"), result.get("p_value")
+        if mean is not None and ci is not None:
+            cell += f" ({mean:.{width}f} ± {ci:.{width}f})"
+        if p_value is not None:
+            cell += f"\n(p = {p_value:.4f}){'*' if p_value < 0.05 else ''}"
+        table.append((shown, cell))
+    return results_table(("System", header), table)
+
+
+def counted(hypotheses: list[str], references: list[list[str]], settings: Settings, quiet: bool) -> Any:
+    """The statistics, under a progress bar on stderr when the input is big."""
+    from .. import statistics
+
+    if quiet or len(hypotheses) < PROGRESS_SEGMENTS:
+        return statistics(hypotheses, references, settings)
+    from tqdm import tqdm
+
+    with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as bar:
+        return statistics(hypotheses, references, settings, progress=bar.update)

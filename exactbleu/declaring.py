@@ -1,0 +1,86 @@
+"""How a choice is declared: every option is an ``Option``, and every kind of named choice
+(tokenizers, smoothing methods, presets) is a ``Registry`` of entries that each declare all there
+is to know about themselves. Everything else (the checks, the signature, the command line's
+flags, the docs' tables, the metric's description, the Space's choices) reads the declarations.
+
+This module imports nothing heavy: the command line reads the declarations before numpy loads.
+"""
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One option: its name, the stage it changes (``tokenize``, ``statistics``, ``scoring`` or
+    ``output``), its default, what it chooses (the docs' words), and its command-line flags with
+    argparse's keywords (none: not on the command line).
+
+    A tokenizer's own settings (the ``moses`` language, the SentencePiece model) are options too,
+    declared by the tokenizer; their ``check`` takes the value and the tokenizer's name, and
+    returns the value checked or raises a ValueError that names the option."""
+
+    name: str
+    stage: str
+    default: object
+    help: str
+    flags: tuple[str, ...] = ()
+    cli: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    shown_default: str | None = None  # the docs' default, where the value alone would mislead
+    registry: Mapping[str, object] | None = None  # where the choices are declared, read when asked
+    check: Callable[[object, str], object] | None = None
+
+    @property
+    def choices(self) -> list[object] | None:
+        """The choices, as they stand now: a registry's names, or the declared list."""
+        if self.registry is not None:
+            return list(self.registry)
+        declared = self.cli.get("choices")
+        return list(declared) if isinstance(declared, (list, tuple)) else None
+
+    def argparse_keywords(self) -> dict[str, Any]:
+        """argparse's keywords for the option's flag, with the choices as they stand now."""
+        return {**self.cli, "choices": self.choices} if self.choices is not None else dict(self.cli)
+
+
+Entry = TypeVar("Entry")
+
+
+class Registry(Mapping[str, Entry], Generic[Entry]):
+    """The entries of one kind of choice, by name, in the order they were registered. ``kind`` is
+    the option that chooses among them, as error messages name it."""
+
+    def __init__(self, kind: str, name_of: Callable[[Entry], str], check: Callable[[Entry], None] | None = None):
+        self.kind = kind
+        self._name_of, self._check = name_of, check
+        self._entries: dict[str, Entry] = {}
+
+    def register(self, entry: Entry) -> Entry:
+        """Add an entry under its name (replacing one of the same name), checked first, and return it."""
+        if self._check is not None:
+            self._check(entry)
+        self._entries[self._name_of(entry)] = entry
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Remove the entry of this name."""
+        del self._entries[name]
+
+    def choice(self, value: object) -> Entry:
+        """The entry that ``value`` names, or a ValueError naming the option, the value and the choices."""
+        if isinstance(value, str) and value in self._entries:
+            return self._entries[value]
+        raise ValueError(f"{self.kind} must be one of {list(self._entries)}, got {value!r:.80}")
+
+    def __getitem__(self, name: str) -> Entry:
+        return self._entries[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"Registry({self.kind}: {list(self._entries)})"

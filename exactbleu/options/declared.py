@@ -1,0 +1,205 @@
+"""Every option, declared once, where the settings hold it: each field of a stage's settings is an
+option, with its default, its help and its command-line flags. A tokenizer's own settings are
+declared by the tokenizer (``tokenizers.registry``) and join the options wherever they are listed.
+The presets are declared here too, each whole.
+
+``Settings`` groups the options by the stage they change: ``tokenize`` (all that the references'
+statistics depend on, with the order), ``statistics``, ``scoring`` and ``output``.
+"""
+
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from ..declaring import Option, Registry
+from ..limits import MAX_ORDER, MAX_SAMPLES
+from ..smoothing import SMOOTHING
+from ..tokenizers import DEFAULT, TOKENIZERS, setting_options
+
+REF_LENGTHS = ("shortest", "closest")
+Weights = tuple[float, ...] | tuple[tuple[float, ...], ...]
+TokenizerChoice = str | Callable[[str], Iterable[str]]
+
+
+def option(default: Any, help: str, flags: tuple[str, ...] = (), cli: dict[str, object] | None = None,
+           shown_default: str | None = None, registry: Mapping[str, object] | None = None) -> Any:
+    """A settings field that is an option: its default, and its declaration (see ``Option``)."""
+    return dataclasses.field(default=default, metadata={"help": help, "flags": flags, "cli": cli or {},
+                                                         "shown_default": shown_default, "registry": registry})
+
+
+@dataclasses.dataclass(frozen=True)
+class TokenizeSettings:
+    """How a segment becomes tokens: all that the references' statistics depend on, with the order.
+    ``tokenizer_settings`` holds the chosen tokenizer's own settings, checked, by name."""
+
+    tokenizer: TokenizerChoice = option(
+        DEFAULT, "a tokenizer of the tokenizers table (`exactbleu.TOKENIZERS`): HF's and sacrebleu's, sacremoses', "
+        "MeCab's for Korean and Japanese, SentencePiece's for spBLEU, each token for token; or any callable "
+        "`str -> list[str]`", ("-tok", "--tokenize"), registry=TOKENIZERS)
+    lowercase: bool = option(False, "lowercase before tokenizing, as sacrebleu does", ("-lc", "--lowercase"),
+                             {"action": "store_const", "const": True})
+    rstrip: bool | None = option(
+        None, "right-strip each segment first: as the tokenizer's library does by default (the tokenizers table's "
+        "right-strips column), and in the `\"sacrebleu\"` preset; off for callables", shown_default="by tokenizer")
+    tokenizer_settings: tuple[tuple[str, object], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class StatisticsSettings:
+    """What each statistics row counts, given the tokens."""
+
+    max_order: int = option(4, f"the largest n-gram order, from 1 to {MAX_ORDER} (`MAX_ORDER`)", ("--max-order",),
+                            {"type": int})
+    ref_length: str = option("shortest", '`"shortest"` (HF, tensorflow/nmt) or `"closest"` (Papineni et al., '
+                             'sacrebleu, NLTK; a tie goes to the shorter)', ("--ref-length",), {"choices": REF_LENGTHS})
+
+
+@dataclasses.dataclass(frozen=True)
+class ScoringSettings:
+    """How summed statistics become a score; ``sentence_effective_order`` is the effective order of a
+    per-sentence score (see ``resolve_settings``)."""
+
+    weights: Weights | None = option(
+        None, "n-gram weights as in NLTK (a list, a tuple, a 1-D numpy array); their number sets the order; finite, "
+        "non-negative, not all 0. A list of up to 1000 weight sets, as NLTK's `corpus_bleu` takes, gives one score "
+        "per set: `bleu` and `sentence_bleu` become lists", ("--weights",),
+        {"type": float, "nargs": "+", "metavar": "W"})
+    smooth: bool = option(False, "HF's add-one at every order (Lin & Och, 2004)", ("--smooth",),
+                          {"action": "store_const", "const": True})
+    smooth_method: str | None = option(
+        None, "a method of the smoothing table (`exactbleu.SMOOTHING`), which chooses its arithmetic: sacrebleu's "
+        "(`bleu` = score / 100) or NLTK's `SmoothingFunction` methods (`\"method0\"`, no smoothing, is the "
+        "`\"nltk\"` preset's); by default none, in HF's arithmetic. Methods that smooth with the 5-gram precision at "
+        "any order make the statistics count through order 5", ("-s", "--smooth-method"), registry=SMOOTHING,
+        shown_default="HF's")
+    smooth_value: float | None = option(None, "the value of the smoothing methods that take one (the smoothing "
+                                           "table's defaults)", ("-sv", "--smooth-value"), {"type": float})
+    effective_order: bool | None = option(
+        None, "sacrebleu's: average only the orders that have n-grams. Off for a corpus score; for a per-sentence "
+        "score (`sentence_bleu`, `sentence_level`, `explain`, `-sl`) on in the `\"sacrebleu\"` preset, as "
+        "sacrebleu's `sentence_bleu` has it, unless given", ("--effective-order",),
+        {"action": "store_const", "const": True}, shown_default="by level")
+    sentence_effective_order: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputSettings:
+    """Which keys the result holds beyond HF's six."""
+
+    sentence_level: bool = option(False, "adds `sentence_bleu`: one score per prediction, a per-sentence score "
+                                  "under the same settings (see `effective_order`)")
+    signature: bool = option(False, "adds `signature`, naming every setting that can change the score")
+    n_bootstrap: int = option(0, f"adds `bleu_ci`: the 95% bootstrap interval, resampled as sacrebleu does; at most "
+                              f"{MAX_SAMPLES:,} (`MAX_SAMPLES`)", ("--n-bootstrap",), {"type": int, "metavar": "N"})
+    bootstrap_seed: int | None = option(12345, "the seed of `n_bootstrap`'s resampling, and of the paired tests "
+                                           "(None: an unseeded draw)", ("--bootstrap-seed",), {"type": int})
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Every option, checked (see ``resolve_settings``), in the stage it changes, and the names of
+    the options given in the call that resolved them (not the preset's, nor the defaults')."""
+
+    tokenize: TokenizeSettings = TokenizeSettings()
+    statistics: StatisticsSettings = StatisticsSettings()
+    scoring: ScoringSettings = ScoringSettings()
+    output: OutputSettings = OutputSettings()
+    given: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
+
+    def per_sentence(self) -> "Settings":
+        """The settings of a per-sentence score: these, with the effective order that per-sentence
+        scores take (``scoring.sentence_effective_order``: sacrebleu's ``sentence_bleu`` turns it
+        on, so its preset does; ``resolve_settings`` states the rule)."""
+        scoring = self.scoring
+        if scoring.effective_order == scoring.sentence_effective_order:
+            return self
+        return dataclasses.replace(self, scoring=dataclasses.replace(
+            scoring, effective_order=scoring.sentence_effective_order))
+
+
+STAGES = {"tokenize": TokenizeSettings, "statistics": StatisticsSettings, "scoring": ScoringSettings,
+          "output": OutputSettings}
+# An explicit None means the default, except for these, where it is a choice of its own.
+NONE_IS_A_CHOICE = frozenset({"bootstrap_seed"})
+
+DECLARED: tuple[Option, ...] = tuple(
+    Option(field.name, stage, field.default, **field.metadata)
+    for stage, kind in STAGES.items() for field in dataclasses.fields(kind) if "help" in field.metadata)
+
+
+class Options(Mapping[str, Option]):
+    """Every option by name, as the registries stand now: the declared ones, with the registered
+    tokenizers' settings after ``tokenizer``."""
+
+    def _all(self) -> dict[str, Option]:
+        declared = {option.name: option for option in DECLARED}
+        first = list(declared)[: list(declared).index("tokenizer") + 1]
+        return {**{name: declared[name] for name in first}, **setting_options(), **declared}
+
+    def __getitem__(self, name: str) -> Option:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return f"Options({list(self)})"
+
+
+OPTIONS = Options()
+
+
+def stage_of(name: str) -> str:
+    """The stage an option changes."""
+    return OPTIONS[name].stage
+
+
+@dataclasses.dataclass(frozen=True)
+class Preset:
+    """A preset: whose numbers it gives, the options it sets, and whether a per-sentence score
+    under it takes sacrebleu's effective order (as ``sacrebleu.sentence_bleu`` does) unless told."""
+
+    name: str
+    describe: str
+    options: Mapping[str, object]
+    sentence_effective_order: bool = False
+
+
+PRESETS: Registry[Preset] = Registry("preset", lambda preset: preset.name)
+for _preset in (
+    Preset("default", "Hugging Face's `bleu`", {}),
+    Preset("hf", "the same as \"default\": Hugging Face's `bleu`, the command line's name for it", {}),
+    Preset("sacrebleu", "sacrebleu's `BLEU().corpus_score` defaults, right-strip included",
+           {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp"}, True),
+    Preset("nltk", "NLTK's `corpus_bleu` on whitespace-split tokens, unsmoothed, in NLTK's own arithmetic",
+           {"tokenizer": "none", "ref_length": "closest", "smooth_method": "method0"}),
+):
+    PRESETS.register(_preset)
+
+
+def markdown_table() -> str:
+    """The docs' options table, from the declarations (a tokenizer's settings included)."""
+    lines = ["| option | default | what it chooses | stage |", "|---|---|---|---|"]
+    for option in OPTIONS.values():
+        if option.name == "bootstrap_seed":
+            continue  # shown with n_bootstrap
+        name, default = f"`{option.name}`", option.shown_default or f"`{option.default!r}`".replace("'", '"')
+        if option.name == "n_bootstrap":
+            name, default = "`n_bootstrap`, `bootstrap_seed`", "`0`, `12345`"
+        stage = "score" if option.stage == "scoring" else option.stage
+        lines.append(f"| {name} | {default} | {option.help} | {stage} |")
+    return "\n".join(lines)
+
+
+def presets_table() -> str:
+    """The docs' table of the presets, from their declarations."""
+    lines = ["| preset | whose numbers | options it sets | per-sentence scores |", "|---|---|---|---|"]
+    for preset in PRESETS.values():
+        set_options = ", ".join(f"`{name}={value!r}`".replace("'", '"') for name, value in preset.options.items())
+        per_sentence = "with effective order, unless given" if preset.sentence_effective_order else "as the corpus's"
+        lines.append(f'| `"{preset.name}"` | {preset.describe} | {set_options or "-"} | {per_sentence} |')
+    return "\n".join(lines)

@@ -1,0 +1,263 @@
+"""Resolution: options are checked once, at the boundary, over a preset's, into an immutable
+``Settings``. Every message names the option, the bad value and the valid choices.
+
+An explicit None means the default (a seed is the one exception: None draws from the OS). Options
+set later override earlier ones; where options choose between alternatives, a later choice
+replaces the earlier one as a whole (see ``_overlay``).
+"""
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Optional, cast
+
+from ..limits import MAX_ORDER, MAX_SAMPLES
+from ..smoothing import SMOOTHING
+from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers
+from .checks import check_bool, check_int, check_number, checked_weight_sets
+from .declared import (
+    NONE_IS_A_CHOICE,
+    OPTIONS,
+    PRESETS,
+    REF_LENGTHS,
+    OutputSettings,
+    Preset,
+    ScoringSettings,
+    Settings,
+    StatisticsSettings,
+    TokenizerChoice,
+    TokenizeSettings,
+    Weights,
+    stage_of,
+)
+
+if TYPE_CHECKING:  # numpy and the counting layer load only when something is counted or scored
+    from ..sufficient_statistics import CountedWith
+
+Merged = dict[str, object]
+
+
+def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, object] | None = None,
+                     **options: object) -> Settings:
+    """Check the options once, at the boundary, over the preset's and the defaults.
+
+    Args:
+        preset: a name in PRESETS (evaluate's config name), or ``Settings`` already resolved (then
+            with no options).
+        defaults: options that override the preset's and are overridden by ``options``: those
+            given to ``evaluate.load``.
+        **options: any of OPTIONS; None means the default (for ``bootstrap_seed``, an unseeded draw).
+    Returns:
+        the ``Settings``, every value checked and every derived default filled in.
+    Raises:
+        ValueError or TypeError naming the option, the bad value and the valid choices.
+    """
+    if isinstance(preset, Settings):
+        if options or defaults:
+            given = sorted({*options, *(defaults or {})})
+            raise ValueError(f"these settings are resolved already: give the options {given} to resolve_settings "
+                             f"instead")
+        return preset
+    if not options and not defaults and isinstance(preset, str) and preset in _PRESET_SETTINGS:
+        return _PRESET_SETTINGS[preset]  # a preset's own settings, as checked before
+    declared = PRESETS.choice(preset)
+    given_defaults, given_options = _given(defaults or {}), _given(options)
+    merged = _overlay(_overlay(dict(declared.options), given_defaults), given_options)
+    weights = checked_weight_sets(merged["weights"]) if merged.get("weights") is not None else None
+    settings = Settings(tokenize=_tokenize(merged), statistics=_statistics(merged, weights),
+                        scoring=_scoring(merged, declared, weights), output=_output(merged, weights),
+                        given=frozenset(given_options))
+    if not options and not defaults and _cacheable(settings):
+        _PRESET_SETTINGS[declared.name] = settings  # frozen, so callers may share it
+    return settings
+
+
+_PRESET_SETTINGS: dict[str, Settings] = {}  # each preset's settings without options, resolved once
+
+
+def _cacheable(settings: Settings) -> bool:
+    """Settings that do not depend on what is installed (packages and model files can change)."""
+    tokenizer = settings.tokenize.tokenizer
+    if not isinstance(tokenizer, str):
+        return False
+    return TOKENIZERS[tokenizer].needs is None and TOKENIZERS[tokenizer].available is None
+
+
+def _given(options: Mapping[str, object]) -> Merged:
+    """The options a caller set: unknown names are an error, and None means "not set"."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown}; the options are {list(OPTIONS)}")
+    return {name: value for name, value in options.items() if value is not None or name in NONE_IS_A_CHOICE}
+
+
+def _overlay(lower: Merged, upper: Merged) -> Merged:
+    """Options set later (``upper``) over earlier ones. Where options choose between alternatives,
+    the later choice replaces the earlier one as a whole: smooth=True or a smooth_method replaces
+    the other (and a method's smooth_value), another tokenizer replaces the settings of the one
+    before, and max_order or weights replaces the other."""
+    merged = {**lower, **upper}
+    if upper.get("smooth") and "smooth_method" not in upper:
+        merged.pop("smooth_method", None)
+    if upper.get("smooth_method") is not None and "smooth" not in upper:
+        merged.pop("smooth", None)
+    if ("smooth_method" in upper or upper.get("smooth")) and "smooth_value" not in upper:
+        merged.pop("smooth_value", None)
+    if "tokenizer" in upper and upper["tokenizer"] != lower.get("tokenizer"):
+        for setting in setting_options():
+            if setting not in upper:
+                merged.pop(setting, None)
+    if "max_order" in upper and "weights" not in upper:
+        merged.pop("weights", None)
+    if "weights" in upper and "max_order" not in upper:
+        merged.pop("max_order", None)
+    return merged
+
+
+def _tokenize(merged: Merged) -> TokenizeSettings:
+    """The tokenizing settings: a registered tokenizer that is installed here, with its own
+    settings checked, or a callable."""
+    tokenizer = merged.get("tokenizer", TokenizeSettings.tokenizer)
+    if not callable(tokenizer):
+        if not isinstance(tokenizer, str) or tokenizer not in TOKENIZERS:
+            raise ValueError(f"tokenizer must be one of {list(TOKENIZERS)} or a callable str -> list[str], got "
+                             f"{tokenizer!r:.80}")
+        needs = TOKENIZERS[tokenizer].needs
+        if needs is not None and needs.missing():
+            raise ValueError(f"tokenizer={tokenizer!r} needs {needs.what}, which is not installed here: "
+                             f"{needs.missing()}")
+    taken = {setting.name: setting for setting in TOKENIZERS[tokenizer].settings} if isinstance(tokenizer, str) else {}
+    for name in setting_options():
+        if name in merged and name not in taken:
+            raise ValueError(f"{name} applies only to the tokenizers {takers(name)}, got tokenizer={tokenizer!r:.80}")
+    values = []
+    for name, setting in taken.items():
+        check = setting.check or (lambda value, tokenizer: value)
+        values.append((name, check(merged.get(name, setting.default), str(tokenizer))))
+    rstrip = merged.get("rstrip")
+    return TokenizeSettings(tokenizer=cast(TokenizerChoice, tokenizer),  # a name or a callable, as checked
+                            lowercase=check_bool("lowercase", merged.get("lowercase", False)),
+                            rstrip=rstripped_by_default(tokenizer) if rstrip is None else check_bool("rstrip", rstrip),
+                            tokenizer_settings=tuple(values))
+
+
+def _statistics(merged: Merged, weights: tuple[Weights, bool] | None) -> StatisticsSettings:
+    """The orders and the reference length; weights set the order too, and must agree with it."""
+    max_order = merged.get("max_order")
+    if weights is not None:
+        checked, several = weights
+        sets = cast(tuple[tuple[float, ...], ...], checked if several else (checked,))
+        order = max(map(len, sets))
+        if max_order is not None and check_int("max_order", max_order, 1, MAX_ORDER) != order:
+            given = f"weight sets {[list(one) for one in sets]!r:.200}" if several \
+                else f"{order} weights {list(sets[0])!r}"
+            raise ValueError(f"max_order={max_order!r} disagrees with the {given}, which set {order} orders")
+        max_order = order
+    ref_length = merged.get("ref_length", StatisticsSettings.ref_length)
+    if ref_length not in REF_LENGTHS:
+        raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {ref_length!r:.80}")
+    return StatisticsSettings(max_order=check_int("max_order", StatisticsSettings.max_order if max_order is None
+                                                  else max_order, 1, MAX_ORDER), ref_length=str(ref_length))
+
+
+def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, bool] | None) -> ScoringSettings:
+    """The arithmetic: smoothing, its value, the weights and the effective order."""
+    smooth = check_bool("smooth", merged.get("smooth", False))
+    method = merged.get("smooth_method")
+    if method is not None:
+        SMOOTHING.choice(method)
+        if smooth:
+            raise ValueError(f"smooth=True (HF's add-one) conflicts with smooth_method={method!r}; choose one of the "
+                             f"two")
+    declared = SMOOTHING[str(method)] if method is not None else None
+    given_value = merged.get("smooth_value")
+    value: float | None = None
+    if given_value is not None:
+        valued = [name for name, one in SMOOTHING.items() if one.default is not None]
+        if declared is None or declared.default is None:
+            raise ValueError(f"smooth_value={given_value!r} applies only to the smooth_method that take a value, "
+                             f"{valued}, got smooth_method={method!r}")
+        value = check_number("smooth_value", given_value)
+    elif declared is not None:
+        value = declared.default
+    weights = checked_weights[0] if checked_weights is not None else None
+    given = merged.get("effective_order")  # None: not given, so each level's default
+    effective_order = False if given is None else check_bool("effective_order", given)
+    if effective_order and declared is not None and not declared.effective_order:
+        raise ValueError(f"effective_order=True is sacrebleu's; it does not apply to {declared.arithmetic}'s {method}")
+    if effective_order and weights is not None:
+        raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
+    # The per-sentence rule, stated once: sacrebleu's sentence_bleu averages only the orders that a
+    # sentence has, so under its preset every per-sentence score does, unless effective_order is
+    # given; where effective order does not apply (weights, NLTK's methods), it stays off.
+    sentence = effective_order if given is not None else (
+        preset.sentence_effective_order and weights is None and (declared is None or declared.effective_order))
+    return ScoringSettings(weights=weights, smooth=smooth, smooth_method=None if method is None else str(method),
+                           smooth_value=value, effective_order=effective_order, sentence_effective_order=sentence)
+
+
+def _output(merged: Merged, weights: tuple[Weights, bool] | None) -> OutputSettings:
+    """The extra keys of the result, and the bootstrap's samples and seed."""
+    n_bootstrap = check_int("n_bootstrap", merged.get("n_bootstrap", 0), 0, MAX_SAMPLES)
+    if n_bootstrap and weights is not None and weights[1]:
+        raise ValueError("n_bootstrap takes one weight set at a time, got several weights")
+    seed = merged.get("bootstrap_seed", OutputSettings.bootstrap_seed)
+    return OutputSettings(sentence_level=check_bool("sentence_level", merged.get("sentence_level", False)),
+                          signature=check_bool("signature", merged.get("signature", False)), n_bootstrap=n_bootstrap,
+                          bootstrap_seed=None if seed is None else check_int("bootstrap_seed", seed, 0))
+
+
+# What the other layers ask of settings.
+
+
+def for_token_ids(settings: Settings) -> Settings:
+    """The settings of token ids: those of the same ids written as words under the whitespace
+    tokenizer (a preset's tokenizer does not apply). A tokenizing option given for them is an
+    error."""
+    tokenizing = {"tokenizer", "rstrip", *setting_options()}
+    given = sorted(settings.given & tokenizing) + (["lowercase"] if settings.tokenize.lowercase else [])
+    if given:
+        raise ValueError(f"{given} apply to text, but the predictions are token ids, which are tokens already: "
+                         f"leave them out")
+    return dataclasses.replace(settings, tokenize=TokenizeSettings(tokenizer=WORDS, rstrip=True))
+
+
+def check_no_output_options(settings: Settings, function: str) -> None:
+    """A ValueError when a function that returns no corpus result is given the options that shape
+    one (``sentence_level``, ``signature``, ``n_bootstrap``, ``bootstrap_seed``): they would be
+    ignored without a word."""
+    given = sorted(name for name in settings.given if name in OPTIONS and stage_of(name) == "output")
+    if given:
+        raise ValueError(f"{function} does not take {given}: they shape corpus_bleu's result, and {function} "
+                         f"returns none")
+
+
+def counted_orders(settings: Settings) -> int:
+    """How many n-gram orders the statistics count: max_order, or more where the smoothing method
+    reads a higher order (NLTK's method5 and method7 smooth with the 5-gram precision). The score
+    uses max_order."""
+    method = settings.scoring.smooth_method
+    through = SMOOTHING[method].counts_through if method is not None else 0
+    return max(settings.statistics.max_order, through)
+
+
+def counted_with(settings: Settings) -> "CountedWith":
+    """The settings that decide the statistics rows under these settings, as statistics carry them."""
+    from ..sufficient_statistics import CountedWith
+    from ..tokenizers import signature_name
+
+    tokenize = settings.tokenize
+    return CountedWith(signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip),
+                       settings.statistics.ref_length, counted_orders(settings))
+
+
+def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> None:
+    """A ValueError unless statistics counted with ``counted`` (None: made by hand) are what these
+    settings count: scoring them under other settings would give a number that no corpus has."""
+    if counted is None:
+        return
+    scoring = counted_with(settings)
+    if counted != scoring:
+        was, now = counted.difference(scoring)
+        raise ValueError(f"these statistics were counted with {was}, and are scored with {now}: count and score "
+                         f"with the same options (statistics(..., preset, **options), then score(..., preset, "
+                         f"**options))")

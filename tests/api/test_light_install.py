@@ -1,0 +1,87 @@
+"""A plain ``pip install exactbleu`` is light, as a library others depend on must be: a handful of
+distributions, as sacrebleu's; the core works there, the command line included; and each option
+whose package is missing says which extra installs it."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow  # a virtual environment and a real install
+
+# What the core needs: numpy, regex (the intl tokenizer's Unicode classes) and tqdm (the command
+# line's progress bar). sacrebleu 2.6 brings 7 distributions, itself included.
+CORE = {"exactbleu", "numpy", "regex", "tqdm"}
+MOST = 8
+
+CHECKS = textwrap.dedent("""
+    import json, sys
+    import exactbleu
+
+    predictions, references = ["the cat sat on the mat", "a dog ran"], [["the cat sat on a mat"], ["a dog ran home"]]
+    results = {name: exactbleu.corpus_bleu(predictions, references, tokenizer=name)["bleu"]
+               for name in ("13a", "intl", "zh", "char", "none")}
+    results["sentence_scores"] = exactbleu.sentence_scores(predictions, references, "sacrebleu").tolist()
+    results["self_bleu"] = exactbleu.self_bleu(predictions)["self_bleu"]
+    heavy = sorted(name for name in ("evaluate", "datasets", "pandas", "pyarrow", "torch", "scipy", "transformers")
+                   if name in sys.modules)
+    errors = {}
+    for name in ("moses", "ko-mecab", "ja-mecab", "flores101"):
+        try:
+            exactbleu.corpus_bleu(predictions, references, tokenizer=name)
+        except ValueError as error:
+            errors[name] = str(error)
+    try:
+        exactbleu.bleu_matrix(predictions, [reference[0] for reference in references])
+    except ImportError as error:
+        errors["bleu_matrix"] = str(error)
+    try:
+        import exactbleu.evaluate_metric
+    except ImportError as error:
+        errors["evaluate_metric"] = str(error)
+    print(json.dumps({"results": results, "heavy": heavy, "errors": errors}))
+""")
+
+
+def distributions(python):
+    listed = subprocess.run([python, "-m", "pip", "list", "--format=json"], capture_output=True, text=True,
+                            check=True, timeout=120).stdout
+    return {entry["name"].lower() for entry in json.loads(listed)}
+
+
+def test_a_plain_install_is_light_and_the_core_works_there(tmp_path):
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=120)
+    python = str(tmp_path / "venv" / "bin" / "python")
+    before = distributions(python)
+    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", str(ROOT)], capture_output=True, text=True,
+                               timeout=600)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    brought = distributions(python) - before
+    assert brought == CORE and len(brought) <= MOST, brought
+
+    # Run away from the repository, so that the installed package is the one imported.
+    completed = subprocess.run([python, "-c", CHECKS], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    report = json.loads(completed.stdout)
+    expected = {name: value for name, value in report["results"].items()}
+    import exactbleu
+
+    predictions, references = ["the cat sat on the mat", "a dog ran"], [["the cat sat on a mat"], ["a dog ran home"]]
+    for name in ("13a", "intl", "zh", "char", "none"):
+        assert expected[name] == exactbleu.corpus_bleu(predictions, references, tokenizer=name)["bleu"], name
+    assert report["heavy"] == []
+    for name, extra in (("moses", "moses"), ("ko-mecab", "ko"), ("ja-mecab", "ja"), ("flores101", "spm"),
+                        ("bleu_matrix", "matrix"), ("evaluate_metric", "evaluate")):
+        assert f'pip install "exactbleu[{extra}]"' in report["errors"][name], (name, report["errors"].get(name))
+    assert "tokenizer='moses'" in report["errors"]["moses"]
+
+    (tmp_path / "ref").write_text("the cat sat on a mat\na dog ran home\n", encoding="utf-8")
+    (tmp_path / "hyp").write_text("the cat sat on the mat\na dog ran\n", encoding="utf-8")
+    command = subprocess.run([str(tmp_path / "venv" / "bin" / "exactbleu"), "ref", "-i", "hyp", "-b", "-w", "4"],
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert command.returncode == 0, command.stderr
+    assert float(command.stdout) == round(100 * exactbleu.corpus_bleu(predictions, references, "sacrebleu")["bleu"], 4)
