@@ -40,11 +40,9 @@ def on_host(texts: TensorIds) -> bool:
 
 def host_references(references: TensorReferences) -> TokenIds:
     """Each prediction's references as ``TokenIds`` on the host, grouped by prediction."""
-    present = references.present.cpu().numpy()
-    ids = references.ids.cpu().numpy()[present]
-    lengths = references.lengths.cpu().numpy()[present]
-    kept = np.arange(ids.shape[-1]) < lengths[:, None]
-    return TokenIds(ids[kept].astype(np.int64), lengths.astype(np.int64), present.sum(axis=1).astype(np.int64))
+    present = references.present
+    texts = host_ids(TensorIds(references.ids[present], references.lengths[present]))
+    return TokenIds(texts.ids, texts.lengths, present.sum(dim=1).cpu().numpy().astype(np.int64))
 
 
 def tensor_statistics(predictions: TensorIds, references: TensorReferences, counted: CountedWith,

@@ -80,15 +80,26 @@ def _reference_lengths(references: TensorReferences, lengths: "torch.Tensor", re
     return packed.amin(dim=1) & 0xFFFFFFFF
 
 
+def run_starts(values: "torch.Tensor") -> "torch.Tensor":
+    """Where each run of equal values starts along the last dimension: True at its first value."""
+    import torch
+    starts = torch.ones_like(values, dtype=torch.bool)
+    starts[..., 1:] = values[..., 1:] != values[..., :-1]
+    return starts
+
+
+def _ranks_of_sorted(ordered: "torch.Tensor", order: "torch.Tensor") -> "torch.Tensor":
+    """Each key's rank among the distinct keys, from the keys sorted and where each came from."""
+    import torch
+    ranks = torch.empty_like(order)
+    ranks[order] = torch.cumsum(run_starts(ordered), 0) - 1
+    return ranks
+
+
 def dense_ranks(keys: "torch.Tensor") -> "torch.Tensor":
     """Each key's rank among the distinct keys (equal keys, equal ranks), by one sort."""
     import torch
-    ordered, order = torch.sort(keys)
-    new = torch.ones_like(ordered, dtype=torch.bool)
-    new[1:] = ordered[1:] != ordered[:-1]
-    ranks = torch.empty_like(keys)
-    ranks[order] = torch.cumsum(new, 0) - 1
-    return ranks
+    return _ranks_of_sorted(*torch.sort(keys))
 
 
 def _chunk_matches(prediction_ids: "torch.Tensor", prediction_lengths: "torch.Tensor",
@@ -142,11 +153,7 @@ def _sorted_orders(rows: "torch.Tensor", keys: "torch.Tensor", remaining: "torch
                                     out=(every_sorted[n - 1], order))
         torch.index_select(owner, 0, order, out=every_owner[n - 1])
         if n < orders:
-            grams = sorted_keys >> side_bits
-            previous = torch.empty_like(grams)
-            previous[order] = torch.cumsum(torch.cat([torch.ones_like(grams[:1], dtype=torch.bool),
-                                                      grams[1:] != grams[:-1]]), 0) - 1
-            previous = previous.view_as(rows)
+            previous = _ranks_of_sorted(sorted_keys >> side_bits, order).view_as(rows)
             first = previous if n == 1 else first
     return every_sorted, every_owner
 
@@ -164,18 +171,14 @@ def _clipped_by_segment(sorted_keys: "torch.Tensor", owners: "torch.Tensor", sid
     no n-gram starts first), so a segment's sum is the difference of a running total at its ends."""
     import torch
     orders = sorted_keys.shape[0]
-    grams_of = sorted_keys >> side_bits
-    starts = torch.ones_like(sorted_keys, dtype=torch.bool)  # each order's row starts new runs
-    new_pair, new_gram = starts.clone(), starts
-    new_pair[:, 1:] = sorted_keys[:, 1:] != sorted_keys[:, :-1]
-    new_gram[:, 1:] = grams_of[:, 1:] != grams_of[:, :-1]
-    pair, gram = torch.cumsum(new_pair.reshape(-1), 0) - 1, torch.cumsum(new_gram.reshape(-1), 0) - 1
+    # Runs start anew at each order's row.
+    pair = torch.cumsum(run_starts(sorted_keys).reshape(-1), 0) - 1
+    gram = torch.cumsum(run_starts(sorted_keys >> side_bits).reshape(-1), 0) - 1
     flat = sorted_keys.reshape(-1)
     counted = torch.zeros_like(flat).scatter_add_(0, pair, torch.ones_like(flat))[pair]
     predicted = (flat >= 0) & ((flat & ((1 << side_bits) - 1)) == most)
     in_reference = torch.zeros_like(flat).scatter_reduce(0, gram, torch.where(predicted, 0, counted), "amax")
-    last = torch.ones_like(predicted)
-    last[:-1] = gram[1:] != gram[:-1]
+    last = run_starts(gram).roll(-1)  # where each group ends: where the next one starts
     clipped = torch.where(last & predicted, torch.minimum(counted, in_reference[gram]), 0)
     total = torch.nn.functional.pad(torch.cumsum(clipped, 0), (1, 0))
     lanes = torch.arange(orders, device=flat.device)[:, None] * segments  # order n's segments, after n-1's

@@ -14,7 +14,7 @@ a block of predictions at a time. Counts are integers: exact on any device.
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .tensor_counting import dense_ranks
+from .tensor_counting import dense_ranks, run_starts
 from .tensor_ids import TensorIds
 
 if TYPE_CHECKING:
@@ -47,9 +47,7 @@ def ngram_pairs(texts: TensorIds, orders: int) -> Iterator[tuple["torch.Tensor",
         valid = (remaining >= n).reshape(-1)
         pairs = torch.sort(torch.where(valid, previous.reshape(-1) * count + text.reshape(-1), -1)).values
         pairs = pairs[pairs >= 0]
-        starts = torch.ones_like(pairs, dtype=torch.bool)
-        starts[1:] = pairs[1:] != pairs[:-1]
-        places = torch.nonzero(starts).reshape(-1)
+        places = torch.nonzero(run_starts(pairs)).reshape(-1)
         held = torch.diff(places, append=torch.tensor([len(pairs)], device=device))
         distinct = pairs[places]
         yield distinct // count, distinct % count, held
@@ -63,9 +61,7 @@ def self_matches(texts: TensorIds, orders: int) -> "torch.Tensor":
     for n, (gram, text, held) in enumerate(ngram_pairs(texts, orders)):
         if not len(gram):
             break
-        new = torch.ones_like(gram, dtype=torch.bool)
-        new[1:] = gram[1:] != gram[:-1]
-        group = torch.cumsum(new, 0) - 1
+        group = torch.cumsum(run_starts(gram), 0) - 1
         zero = torch.zeros(int(group[-1]) + 1, dtype=torch.int64, device=gram.device)
         top = zero.scatter_reduce(0, group, held, "amax")[group]
         at_top = zero.scatter_add(0, group, (held == top).to(torch.int64))[group]
