@@ -3,6 +3,8 @@ big input goes faster split between threads. Every worker ends before the call t
 returns or raises, interrupted or not: nothing outlives the call, and a failure anywhere stops
 every thread at its next item."""
 
+import contextlib
+import functools
 import os
 import queue
 import threading
@@ -45,18 +47,17 @@ def in_threads(work: Callable[[Sequence[int], threading.Event], None], items: Se
             errors.append(error)
             stop.set()
 
-    workers = [threading.Thread(target=guarded, args=(part,), daemon=True) for part in parts[1:] if part]
-    for worker in workers:
-        worker.start()
+    workers = [_Worker(functools.partial(guarded, part)) for part in parts[1:] if part]
     finished = False
     try:
+        for worker in workers:
+            worker.start()
         work(parts[0], stop)
         finished = True
     finally:
         if not finished:  # interrupted or failed here: the workers stop after their current item
             stop.set()
-        for worker in workers:
-            worker.join()
+        _to_the_end([worker.wait for worker in workers if worker.started], stop)
     if errors:
         raise errors[0]
 
@@ -82,9 +83,18 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Result], threa
                 errors.append(error)
                 stop.set()
 
-    consumer = threading.Thread(target=worker, daemon=True)
-    consumer.start()
+    def ended() -> None:
+        """The worker told there is no more, and gone (a put that an interrupt cut short may have
+        landed: the worker leaving is what counts)."""
+        while not consumer.done.is_set():
+            with contextlib.suppress(queue.Full):
+                handoff.put(None, timeout=0.05)
+                break
+        consumer.wait()
+
+    consumer = _Worker(worker)
     try:
+        consumer.start()
         for item in produced:
             if stop.is_set():
                 break
@@ -93,8 +103,50 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Result], threa
         stop.set()
         raise
     finally:
-        handoff.put(None)
-        consumer.join()
+        _to_the_end([ended] if consumer.started else [], stop)
     if errors:
         raise errors[0]
     return results
+
+
+class _Worker:
+    """A daemon thread running ``run``, with an event set once ``run`` has returned. Waiting uses
+    the event: CPython 3.11's ``Thread.join``, interrupted while it waits, marks the thread ended
+    though it still runs, so a join taken again would not wait."""
+
+    def __init__(self, run: Callable[[], None]):
+        self.done, self.started = threading.Event(), False
+
+        def body() -> None:
+            try:
+                run()
+            finally:
+                self.done.set()
+
+        self.thread = threading.Thread(target=body, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.started = True
+
+    def wait(self) -> None:
+        """Until ``run`` has returned, and the thread is gone."""
+        self.done.wait()
+        self.thread.join()
+
+
+def _to_the_end(steps: list[Callable[[], None]], stop: threading.Event) -> None:
+    """Each step (a join) run to its end, even when an interrupt lands while it waits: that sets
+    ``stop``, so the workers end at their next item, the step is taken again, and the interrupt is
+    raised once every step is done. Else an interrupted join would leave a worker running on."""
+    arrived: BaseException | None = None
+    for step in steps:
+        while True:
+            try:
+                step()
+                break
+            except BaseException as error:
+                stop.set()
+                arrived = arrived or error
+    if arrived is not None:
+        raise arrived

@@ -4,8 +4,10 @@ n-gram statistics, the reference cache and the helper process."""
 import itertools
 import pickle
 import random
+import signal
 import sys
 import threading
+import time
 from unittest import mock
 
 import evaluate
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
 from exactbleu import counting, engine, options, reading, tokenizers
+from exactbleu import threads as worker_threads
 import exactbleu.tokenizers.text  # noqa: F401 -- the escapes and whitespace the tests compare with
 from exactbleu.tokenizers import tokenizer_13a
 from oracles import corpora, hf_bleu, plain_rows, sacrebleu_13a, segments
@@ -235,6 +238,38 @@ def test_a_failing_worker_thread_raises_here_and_every_worker_ends():
     with pytest.raises(RuntimeError, match="chunk 3"):
         counting.in_threads(work, range(4), 2)
     assert threading.active_count() == started
+
+
+@pytest.mark.parametrize("shape", ["parts", "pipeline"])
+def test_an_interrupt_while_waiting_for_the_workers_leaves_none_running(shape):
+    """Ctrl-C lands while this thread waits for a worker: the worker is told to stop, is waited
+    for, and only then is the interrupt raised; so no worker works on after the call."""
+    started, seen = threading.active_count(), []
+
+    def work(part, stop):
+        for item in part:
+            if item and stop.wait(0.05):  # the worker's items are slow; this thread's part is quick
+                seen.append("stopped")
+                return
+            seen.append(item)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.1)  # after this thread's part, while it waits
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if shape == "parts":
+                worker_threads.in_threads(work, [0] * 50 + [1] * 50, 2)
+            else:  # the worker consumes slowly while this thread produces quickly
+                worker_threads.pipelined(range(100), lambda item: time.sleep(0.05), 2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert threading.active_count() == started
+    if shape == "parts":
+        assert seen[-1] == "stopped" and seen.count(1) < 10  # of the worker's 50 slow items
 
 
 def test_processes_is_the_old_name_of_threads():

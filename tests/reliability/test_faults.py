@@ -258,7 +258,6 @@ def in_worker():
     return {name: call(2).tolist() == alone[name] for name, call in calls.items()}
 with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
     forked = pool.submit(in_worker).result(timeout=120)
-time.sleep(0.2)  # a worker stopped by an interrupt ends after its current block
 report({"interrupted": interrupted, "exact": exact, "forked": forked,
         "threads_left": threading.active_count() - threads_before})
 """
