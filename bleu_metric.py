@@ -1,8 +1,8 @@
 """BLEU for Hugging Face ``evaluate``: HF's numbers by default, without HF's crashes.
 
 ``evaluate.load("bleu_metric.py")`` loads this file, which hands evaluate the ``Bleu`` class of
-the ``exactbleu`` package beside it (``exactbleu/evaluate_metric.py``: the card, the features and
-the class), where BLEU lives. ``python bleu_metric.py REF -i HYP`` is its command line.
+the ``exactbleu`` package beside it (``exactbleu/metric/``: the card, the features and the class),
+where BLEU lives. ``python bleu_metric.py REF -i HYP`` is its command line.
 """
 
 import importlib
@@ -35,5 +35,5 @@ if __name__ == "__main__":  # the command line, before evaluate is imported (it 
     sys.exit(_import_exactbleu("exactbleu.cli").main(prog="bleu_metric.py"))
 
 # The one class evaluate looks for. It is defined in the package so that it pickles by reference.
-Bleu = _import_exactbleu("exactbleu.evaluate_metric").Bleu
+Bleu = _import_exactbleu("exactbleu.metric.evaluate_metric").Bleu
 __version__ = _import_exactbleu("exactbleu").__version__

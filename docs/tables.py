@@ -12,12 +12,11 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import exactbleu.smoothing  # noqa: E402
 from exactbleu import options, tokenizers  # noqa: E402
 
 PAGE = ROOT / "docs" / "conventions.md"
-TABLES = {"options": options.markdown_table, "tokenizers": tokenizers.markdown_table,
-          "smoothing": exactbleu.smoothing.markdown_table, "presets": options.presets_table}
+TABLES = {"options": options.options_table, "tokenizers": tokenizers.tokenizers_table,
+          "smoothing": options.smoothing_table, "presets": options.presets_table}
 
 
 def rewritten(text: str) -> str:

@@ -1,18 +1,19 @@
 """exactbleu: BLEU with exactly Hugging Face's, sacrebleu's or NLTK's numbers.
 
-The data flows one way, and the modules follow it:
+The data flows one way, and the stages are folders, each importing only from those above it here:
 
-- ``tokenizers``: a segment becomes tokens, a corpus one token text; each tokenizer declared whole
-  in its registry, ``TOKENIZERS``;
-- ``sufficient_statistics``: the ``Statistics`` type, one row of integers per segment, and its
-  definition (``definition``);
-- ``counting`` (with ``reading`` and the numpy ``engine``): a corpus becomes its ``Statistics``;
-- ``scoring``, ``significance``, ``explanation``: pure functions of statistics;
-- ``options``: every option declared once, checked into ``Settings``; the presets; the signature;
-- ``inputs``: the boundary, where text and token ids are checked;
-- ``api`` and ``per_sentence``: the functional API below; then the faces over it: ``compat``
-  (sacrebleu's API, a drop-in), ``cli`` (the command line) and ``evaluate_metric`` (the metric
-  that ``bleu_metric.py`` hands to evaluate).
+- ``registry``, ``limits``, ``version``: how a choice is declared; the shared bounds;
+- ``inputs``: the boundary, where text, token ids and tensors are told apart (``Corpus.kind``);
+- ``tokenizers``: a segment becomes tokens, a corpus a token text (``TOKENIZERS``);
+- ``sufficient_statistics``: a segment's row by its definition; ``Statistics``, rows that add up;
+- ``options``: every option, preset and smoothing method declared once, resolved into ``Settings``;
+- ``counting``: the host counts: the numpy engine, threads, n-grams across texts;
+- ``device``: torch counts tensors on their device (imported only when a tensor arrives);
+- ``scoring``: pure functions of statistics in three arithmetics; significance; explanation;
+- ``dispatch``: the one place that sends an input to ``counting`` or ``device``;
+- ``api``, ``per_sentence``: the functional API;
+- the faces over it: ``compat`` (sacrebleu's API), ``cli`` (the command line), ``metric`` (the
+  evaluate metric that ``bleu_metric.py`` loads).
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """
@@ -37,17 +38,16 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         sentence_bleu,
         statistics,
     )
-    from .counting import ReferenceCache
-    from .declaring import Option
-    from .explanation import Explanations
-    from .inputs import Corpus, checked_corpus
+    from .counting import ReferenceCache, SelfBleuStatistics
+    from .dispatch import checked_corpus, cpu_tensor_kernels
+    from .inputs import Corpus
     from .limits import MAX_CELLS, MAX_ORDER, MAX_SAMPLES, MAX_WEIGHT_SETS, PAIRED_TESTS, packed_token_limit
-    from .options import OPTIONS, PRESETS, Preset, Settings, Signature, resolve_settings
+    from .options import OPTIONS, PRESETS, SMOOTHING, Preset, Settings, Signature, Smoothing, resolve_settings
     from .per_sentence import bleu_matrix, self_bleu, self_bleu_statistics, sentence_scores
+    from .registry import Option
     from .scoring import Scored, ScoredRows
-    from .self_statistics import SelfBleuStatistics
-    from .significance import Compared, Estimate
-    from .smoothing import SMOOTHING, Smoothing
+    from .scoring.explanation import Explanations
+    from .scoring.significance import Compared, Estimate
     from .sufficient_statistics import Statistics, Sums
     from .tokenizers import TOKENIZERS, Needs, Price, Tokenizer, tokenizer_for_language
 
@@ -57,18 +57,18 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
     **dict.fromkeys(["bleu_matrix", "self_bleu", "self_bleu_statistics", "sentence_scores"], ".per_sentence"),
-    **dict.fromkeys(["OPTIONS", "PRESETS", "Preset", "Settings", "Signature", "resolve_settings"], ".options"),
+    **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
+                     "resolve_settings"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",
                      "packed_token_limit"], ".limits"),
     **dict.fromkeys(["TOKENIZERS", "Needs", "Price", "Tokenizer", "tokenizer_for_language"], ".tokenizers"),
-    **dict.fromkeys(["SMOOTHING", "Smoothing"], ".smoothing"),
     **dict.fromkeys(["Scored", "ScoredRows"], ".scoring"),
-    **dict.fromkeys(["Compared", "Estimate"], ".significance"),
-    **dict.fromkeys(["Corpus", "checked_corpus"], ".inputs"),
-    "Option": ".declaring",
-    "ReferenceCache": ".counting",
-    "Explanations": ".explanation",
-    "SelfBleuStatistics": ".self_statistics",
+    **dict.fromkeys(["Compared", "Estimate"], ".scoring.significance"),
+    **dict.fromkeys(["checked_corpus", "cpu_tensor_kernels"], ".dispatch"),
+    "Corpus": ".inputs",
+    "Option": ".registry",
+    **dict.fromkeys(["ReferenceCache", "SelfBleuStatistics"], ".counting"),
+    "Explanations": ".scoring.explanation",
     **dict.fromkeys(["Statistics", "Sums"], ".sufficient_statistics"),
 }
 
@@ -76,7 +76,8 @@ __all__ = ["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "OPTIONS"
            "SMOOTHING", "TOKENIZERS", "Compared", "Corpus", "Estimate", "Explanations", "Needs", "Option", "Preset",
            "Price", "ReferenceCache", "Scored", "ScoredRows", "SelfBleuStatistics", "Settings", "Signature",
            "Smoothing", "Statistics", "Sums", "Tokenizer", "__version__", "bleu_matrix", "bootstrap", "checked_corpus",
-           "compare", "compat", "corpus_bleu", "count_tokens", "explain", "packed_token_limit", "paired_test",
+           "compare", "compat", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain", "packed_token_limit",
+           "paired_test",
            "resolve_settings", "score", "scored", "scored_rows", "self_bleu", "self_bleu_statistics", "sentence_bleu",
            "sentence_scores", "statistics", "tokenizer_for_language"]
 

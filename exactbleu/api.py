@@ -20,77 +20,36 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .counting import Progress, ReferenceCache, corpus_tokens, count
-from .explanation import Explanations
-from .inputs import Corpus, checked_corpus, checked_texts
+from .counting import Progress, ReferenceCache, corpus_tokens
+from .dispatch import checked_corpus, checked_texts, corpus_of, corpus_statistics, settings_for
+from .inputs import Corpus, kind_of
+from .inputs.text import check_segment
 from .limits import MAX_SAMPLES, PAIRED_TESTS
-from .on_device import host_ids, host_references, on_host, tensor_statistics
 from .options import (
+    PresetChoice,
     Settings,
     check_int,
     check_no_output_options,
     counted_orders,
-    counted_with,
-    for_token_ids,
     resolve_settings,
 )
-from .results import Result, checked_statistics, checked_vector_for, result_of_statistics, result_of_vector
-from .scoring import Scored, ScoredRows, arithmetic, for_sentences, sentence_results, several_weight_sets
-from .scoring import scored as scored_sums
-from .significance import Compared, Estimate, bootstrap_estimate, paired_test_statistics
+from .scoring import (
+    Scored,
+    ScoredRows,
+    arithmetic,
+    for_sentences,
+    scored_rows_of,
+    scored_sums,
+    several_weight_sets,
+)
+from .scoring.explanation import Explanations
+from .scoring.results import Result, checked_statistics, checked_vector_for, result_of_statistics, result_of_vector
+from .scoring.significance import Compared, Estimate, bootstrap_estimate, paired_test_statistics
 from .sufficient_statistics import Statistics, Sums
-from .tensor_ids import TensorIds, TensorReferences
-from .text_inputs import check_segment
-from .token_ids import is_token_ids
 from .tokenizers import make_tokenizer
 
-Preset = str | Settings
 
-
-def settings_of(corpus: Corpus, settings: Settings) -> Settings:
-    """The settings a checked corpus is counted under: token ids are tokens already."""
-    return for_token_ids(settings) if corpus.kind != "text" else settings
-
-
-def checked(predictions: Any, references: Any, ignore_ids: Sequence[int] | None = None) -> Corpus:
-    """The corpus, checked once: ``predictions`` and ``references`` as ``checked_corpus`` takes
-    them, or a ``Corpus`` it returned before (with ``references`` None), which is not checked again."""
-    if isinstance(predictions, Corpus):
-        if references is not None or ignore_ids is not None:
-            raise ValueError("a Corpus holds its references, checked already: pass references=None and no ignore_ids")
-        return predictions
-    return checked_corpus(predictions, references, ignore_ids)
-
-
-def counted(corpus: Corpus, settings: Settings, threads: int | None = None, max_tokens: int | None = None,
-            cache: ReferenceCache | None = None, progress: Progress | None = None) -> Statistics:
-    """The statistics of a checked corpus under settings fit for it (``settings_of``). ``threads``
-    bounds the worker threads (None: two where two cores are free), ``max_tokens`` the tokens one
-    call may count, ``cache`` keeps the references' statistics for the next call with the same
-    references, and ``progress`` is called with each chunk's number of segments."""
-    if threads is not None:
-        check_int("threads", threads, 1)
-    if max_tokens is not None:
-        check_int("max_tokens", max_tokens, 1)
-    if isinstance(corpus.predictions, TensorIds) and isinstance(corpus.references, TensorReferences) and \
-            on_host(corpus.predictions):
-        corpus = corpus._replace(predictions=host_ids(corpus.predictions),
-                                 references=host_references(corpus.references))
-    if isinstance(corpus.predictions, TensorIds) and isinstance(corpus.references, TensorReferences):
-        tokens = corpus.predictions.lengths.sum() + corpus.references.lengths.sum()
-        if max_tokens is not None and int(tokens) > max_tokens:
-            raise ValueError(f"the corpus holds {int(tokens):,} tokens, more than max_tokens={max_tokens:,}")
-        counted = tensor_statistics(corpus.predictions, corpus.references, counted_with(settings),
-                                    settings.statistics.ref_length)
-        if progress:
-            progress(len(counted))
-        return counted
-    assert not isinstance(corpus.predictions, TensorIds) and not isinstance(corpus.references, TensorReferences)
-    return count(corpus.predictions, corpus.references, settings, counted_with(settings), cache, threads, progress,
-                 max_tokens)
-
-
-def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Preset = "default", *,
+def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
                 ignore_ids: Sequence[int] | None = None, threads: int | None = None,
                 max_tokens: int | None = None, cache: ReferenceCache | None = None, **options: Any) -> Result:
     """Corpus BLEU, the metric's result: HF's six keys (``bleu``, ``precisions``,
@@ -110,32 +69,33 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
         preset: "default" (HF's ``bleu``; "hf" is the same), "sacrebleu" or "nltk"; or the
             ``Settings`` of ``resolve_settings``.
         ignore_ids: token ids to drop before scoring, such as padding and end-of-sequence.
-        threads, max_tokens, cache: how counting runs, which changes no score (see ``counted``).
+        threads, max_tokens, cache: how counting runs, which changes no score (see
+            ``dispatch.corpus_statistics``).
         **options: any option of ``OPTIONS``.
     Raises:
         ValueError or TypeError naming the bad argument.
     """
     settings = resolve_settings(preset, **options)
-    corpus = checked(predictions, references, ignore_ids)
-    settings = settings_of(corpus, settings)
-    return result_of_statistics(counted(corpus, settings, threads, max_tokens, cache), settings)
+    corpus = corpus_of(predictions, references, ignore_ids)
+    settings = settings_for(corpus.kind, settings)
+    return result_of_statistics(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings)
 
 
-def sentence_bleu(prediction: Any, references: Any, preset: Preset = "default", **options: Any) -> Result:
+def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "default", **options: Any) -> Result:
     """One segment's BLEU (``references``: its references, or one reference string): the result
     of that segment alone, as a per-sentence score. Under the "sacrebleu" preset that means
     effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
     settings = for_sentences(resolve_settings(preset, **options))
-    if is_token_ids([prediction]):
+    if kind_of([prediction]) != "text":
         corpus = checked_corpus([prediction], [references])
     else:
         prediction, references = check_segment(prediction, references)
         corpus = Corpus([prediction], [references], "text")
-    settings = settings_of(corpus, settings)
-    return result_of_statistics(counted(corpus, settings), settings)
+    settings = settings_for(corpus.kind, settings)
+    return result_of_statistics(corpus_statistics(corpus, settings), settings)
 
 
-def statistics(predictions: Any, references: Sequence[Any] | None, preset: Preset = "default", *,
+def statistics(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
                ignore_ids: Sequence[int] | None = None, threads: int | None = None,
                max_tokens: int | None = None, cache: ReferenceCache | None = None,
                progress: Progress | None = None, **options: Any) -> Statistics:
@@ -146,11 +106,11 @@ def statistics(predictions: Any, references: Sequence[Any] | None, preset: Prese
     for ``score``: the statistics carry them (``Statistics.counted_with``), and ``score`` refuses
     others. ``progress``, if given, is called with each chunk's number of segments."""
     settings = resolve_settings(preset, **options)
-    corpus = checked(predictions, references, ignore_ids)
-    return counted(corpus, settings_of(corpus, settings), threads, max_tokens, cache, progress)
+    corpus = corpus_of(predictions, references, ignore_ids)
+    return corpus_statistics(corpus, settings_for(corpus.kind, settings), threads, max_tokens, cache, progress)
 
 
-def score(statistics: Statistics | NDArray[np.int64] | Sequence[int], preset: Preset = "default",
+def score(statistics: Statistics | NDArray[np.int64] | Sequence[int], preset: PresetChoice = "default",
           **options: Any) -> Result:
     """The result of ``statistics`` (from ``statistics()``, added up as you like, or read back with
     ``Statistics.from_dict``), as ``corpus_bleu`` gives it for the same segments and options, bit
@@ -171,7 +131,7 @@ def score(statistics: Statistics | NDArray[np.int64] | Sequence[int], preset: Pr
     return result_of_vector(checked_vector_for(statistics, settings), settings)
 
 
-def scored(statistics: Statistics | Sums, preset: Preset = "default", **options: Any) -> Scored:
+def scored(statistics: Statistics | Sums, preset: PresetChoice = "default", **options: Any) -> Scored:
     """The corpus score of ``statistics`` as its arithmetic states it: ``value`` and
     ``precisions`` on its own scale (``scale``: 100 for sacrebleu's percent, whose digits these are;
     else 1), the brevity penalty and the length ratio, with ``bleu`` on 0..1 (one weight set).
@@ -192,16 +152,16 @@ def scored(statistics: Statistics | Sums, preset: Preset = "default", **options:
     return scored_sums(checked_statistics(statistics, settings).sums(), settings)
 
 
-def scored_rows(statistics: Statistics, preset: Preset = "default", **options: Any) -> ScoredRows:
+def scored_rows(statistics: Statistics, preset: PresetChoice = "default", **options: Any) -> ScoredRows:
     """Each segment's per-sentence score of ``statistics`` as its arithmetic states it (see
     ``scored``): arrays of one entry per segment (one weight set)."""
     settings = resolve_settings(preset, **options)
     if several_weight_sets(settings):
         raise ValueError("scored_rows takes one weight set at a time, got several weights")
-    return sentence_results(checked_statistics(statistics, settings), settings)
+    return scored_rows_of(checked_statistics(statistics, settings), settings)
 
 
-def bootstrap(statistics: Statistics, preset: Preset = "default", **options: Any) -> Estimate:
+def bootstrap(statistics: Statistics, preset: PresetChoice = "default", **options: Any) -> Estimate:
     """sacrebleu's bootstrap estimate of one system's score, as its ``-ci`` and
     ``corpus_score(n_bootstrap=)`` give it: ``n_bootstrap`` resamples (required) seeded with
     ``bootstrap_seed``; the correctly rounded mean and the half-width of the 95% interval, on the
@@ -214,15 +174,15 @@ def bootstrap(statistics: Statistics, preset: Preset = "default", **options: Any
     return bootstrap_estimate(checked_statistics(statistics, settings), settings)
 
 
-def count_tokens(texts: Sequence[str], preset: Preset = "default", **options: Any) -> int:
+def count_tokens(texts: Sequence[str], preset: PresetChoice = "default", **options: Any) -> int:
     """How many tokens the texts hold under the options' tokenizing: what ``max_tokens`` bounds."""
     checked = checked_texts(texts, "texts")
-    if not isinstance(checked, list):
+    if checked.kind != "text":
         raise TypeError("count_tokens counts the tokens of text; token ids are tokens already: len() counts them")
-    return corpus_tokens(checked, resolve_settings(preset, **options))
+    return corpus_tokens(checked.values, resolve_settings(preset, **options))
 
 
-def explain(predictions: Any, references: Sequence[Any] | None, preset: Preset = "default", *,
+def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
             max_tokens: int | None = None, **options: Any) -> Explanations:
     """Why this score? One dict per segment: ``prediction_tokens``, ``reference_tokens`` (a list
     per reference), ``reference_length``, ``brevity_penalty``, ``sentence_bleu``, and ``orders``:
@@ -236,17 +196,16 @@ def explain(predictions: Any, references: Sequence[Any] | None, preset: Preset =
     time; inputs and options are checked at once. ``max_tokens`` bounds each segment's tokens."""
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "explain")
-    corpus = checked(predictions, references)
+    corpus = corpus_of(predictions, references)
     if corpus.kind != "text":
         raise TypeError("explain takes text: its tokens are shown as the tokenizer gives them")
-    assert isinstance(corpus.predictions, list) and isinstance(corpus.references, list)
     return Explanations(corpus.predictions, corpus.references, make_tokenizer(settings.tokenize), settings,
                         counted_orders(settings), max_tokens)
 
 
 def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any], *, baseline: str | None = None,
                 test: str = "bootstrap", n_samples: int | None = None, seed: int | None = 12345,
-                preset: Preset = "default", threads: int | None = None, max_tokens: int | None = None,
+                preset: PresetChoice = "default", threads: int | None = None, max_tokens: int | None = None,
                 cache: ReferenceCache | None = None, **options: Any) -> dict[str, dict[str, float | None]]:
     """Is a system really better than the baseline? sacrebleu's paired tests, on statistics.
 
@@ -260,7 +219,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
             100,000 (``MAX_SAMPLES``).
         seed: the random seed, sacrebleu's 12345 by default; None draws from the OS.
         preset, **options: as for ``corpus_bleu`` (the "sacrebleu" preset gives sacrebleu's numbers).
-        threads, max_tokens, cache: how counting runs (see ``counted``).
+        threads, max_tokens, cache: how counting runs (see ``dispatch.corpus_statistics``).
     Returns:
         ``{name: {"bleu", "p_value", "mean", "ci"}}`` on 0..1 (see ``paired_test_statistics``).
     """
@@ -274,13 +233,14 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
             corpus = checked_corpus(predictions, references)
         except (TypeError, ValueError) as error:
             raise type(error)(f"systems[{name!r}]: {error}") from None
-        counted_systems[name] = counted(corpus, settings_of(corpus, settings), threads, max_tokens, cache)
+        counted_systems[name] = corpus_statistics(corpus, settings_for(corpus.kind, settings), threads, max_tokens,
+                                                  cache)
     compared = compare(counted_systems, baseline=baseline, test=test, n_samples=n_samples, seed=seed, preset=settings)
     return {name: one.fractions() for name, one in compared.items()}
 
 
 def compare(systems: Mapping[str, Statistics], *, baseline: str | None = None, test: str = "bootstrap",
-            n_samples: int | None = None, seed: int | None = 12345, preset: Preset = "default",
+            n_samples: int | None = None, seed: int | None = 12345, preset: PresetChoice = "default",
             **options: Any) -> dict[str, Compared]:
     """sacrebleu's paired tests on each system's statistics (the same segments, counted with the
     same options): each system's ``Compared`` outcome against the baseline, on the arithmetic's
@@ -310,5 +270,5 @@ def _check_test(systems: object, what: str, baseline: str | None, test: str, n_s
         raise ValueError(f"{function} takes one weight set at a time, got several weights")
 
 
-__all__: list[str] = ["bootstrap", "checked", "compare", "corpus_bleu", "count_tokens", "counted", "explain",
-                      "paired_test", "score", "scored", "scored_rows", "sentence_bleu", "settings_of", "statistics"]
+__all__: list[str] = ["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
+                      "scored", "scored_rows", "sentence_bleu", "statistics"]

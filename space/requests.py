@@ -218,8 +218,8 @@ def score_job(inputs: PageInputs) -> Job:
     corpus = inputs.segments()
     settings = inputs.settings(sentence_level=True, signature=True)
     # The page's texts make a text corpus: lists of strings, never the token ids a Corpus may hold.
-    cost = checked_cost(cost_of(corpus.predictions, corpus.references, inputs.tokenizer,  # type: ignore[arg-type]
-                                inputs.max_order), inputs.tokenizer)
+    cost = checked_cost(cost_of(corpus.predictions, corpus.references, inputs.tokenizer, inputs.max_order),
+                        inputs.tokenizer)
     return Job(corpus_bleu, (corpus, None, settings), cost, keywords=COUNTING)
 
 

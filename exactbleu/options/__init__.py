@@ -1,6 +1,7 @@
-"""Options: every option declared once (``declared``), each value checked (``checks``), all of them
-resolved once into ``Settings`` over a preset's (``resolution``), and named in a signature
-(``signature``)."""
+"""Options: every option declared once where the settings hold it, and the presets (``declared``);
+the smoothing methods (``smoothing``); each value checked (``checks``), all of them resolved once
+into ``Settings`` over a preset's (``resolution``), and named in a signature (``signature``).
+``Settings`` are what every later stage reads."""
 
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
@@ -12,12 +13,13 @@ from .declared import (
     STAGES,
     OutputSettings,
     Preset,
+    PresetChoice,
     ScoringSettings,
     Settings,
     StatisticsSettings,
     TokenizeSettings,
     Weights,
-    markdown_table,
+    options_table,
     presets_table,
     stage_of,
 )
@@ -30,9 +32,11 @@ from .resolution import (
     resolve_settings,
 )
 from .signature import SHORT_NAMES, Signature, signature
+from .smoothing import SMOOTHING, Smoothing, smoothing_table
 
-__all__ = ["DECLARED", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SHORT_NAMES", "STAGES",
-           "OutputSettings", "Preset", "ScoringSettings", "Settings", "Signature", "StatisticsSettings",
+__all__ = ["DECLARED", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SHORT_NAMES", "SMOOTHING", "STAGES",
+           "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature", "Smoothing",
+           "StatisticsSettings",
            "TokenizeSettings", "Weights", "check_bool", "check_counted_with", "check_int", "check_no_output_options",
            "check_number", "checked_weight_sets", "counted_orders", "counted_with", "for_token_ids",
-           "markdown_table", "presets_table", "resolve_settings", "signature", "stage_of"]
+           "options_table", "presets_table", "resolve_settings", "signature", "smoothing_table", "stage_of"]

@@ -11,10 +11,10 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from ..declaring import Option, Registry
 from ..limits import MAX_ORDER, MAX_SAMPLES
-from ..smoothing import SMOOTHING
+from ..registry import Option, Registry, markdown_table
 from ..tokenizers import DEFAULT, TOKENIZERS, setting_options
+from .smoothing import SMOOTHING
 
 REF_LENGTHS = ("shortest", "closest")
 Weights = tuple[float, ...] | tuple[tuple[float, ...], ...]
@@ -170,6 +170,7 @@ class Preset:
 
 
 PRESETS: Registry[Preset] = Registry("preset", lambda preset: preset.name)
+PresetChoice = str | Settings  # what a function's preset= takes: a preset's name, or Settings resolved already
 for _preset in (
     Preset("default", "Hugging Face's `bleu`", {}),
     Preset("hf", "the same as \"default\": Hugging Face's `bleu`, the command line's name for it", {}),
@@ -181,25 +182,24 @@ for _preset in (
     PRESETS.register(_preset)
 
 
-def markdown_table() -> str:
+def options_table() -> str:
     """The docs' options table, from the declarations (a tokenizer's settings included)."""
-    lines = ["| option | default | what it chooses | stage |", "|---|---|---|---|"]
+    rows = []
     for option in OPTIONS.values():
         if option.name == "bootstrap_seed":
             continue  # shown with n_bootstrap
         name, default = f"`{option.name}`", option.shown_default or f"`{option.default!r}`".replace("'", '"')
         if option.name == "n_bootstrap":
             name, default = "`n_bootstrap`, `bootstrap_seed`", "`0`, `12345`"
-        stage = "score" if option.stage == "scoring" else option.stage
-        lines.append(f"| {name} | {default} | {option.help} | {stage} |")
-    return "\n".join(lines)
+        rows.append([name, default, option.help, "score" if option.stage == "scoring" else option.stage])
+    return markdown_table(["option", "default", "what it chooses", "stage"], rows)
 
 
 def presets_table() -> str:
     """The docs' table of the presets, from their declarations."""
-    lines = ["| preset | whose numbers | options it sets | per-sentence scores |", "|---|---|---|---|"]
+    rows = []
     for preset in PRESETS.values():
         set_options = ", ".join(f"`{name}={value!r}`".replace("'", '"') for name, value in preset.options.items())
         per_sentence = "with effective order, unless given" if preset.sentence_effective_order else "as the corpus's"
-        lines.append(f'| `"{preset.name}"` | {preset.describe} | {set_options or "-"} | {per_sentence} |')
-    return "\n".join(lines)
+        rows.append([f'`"{preset.name}"`', preset.describe, set_options or "-", per_sentence])
+    return markdown_table(["preset", "whose numbers", "options it sets", "per-sentence scores"], rows)

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional, cast
 
 from ..limits import MAX_ORDER, MAX_SAMPLES
-from ..smoothing import SMOOTHING
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
@@ -29,6 +28,7 @@ from .declared import (
     Weights,
     stage_of,
 )
+from .smoothing import SMOOTHING
 
 if TYPE_CHECKING:  # numpy and the counting layer load only when something is counted or scored
     from ..sufficient_statistics import CountedWith

@@ -6,10 +6,10 @@ sacrebleu's fields come first (``nrefs``, a test's ``bs`` or ``ar`` and its ``se
 """
 
 
-from ..smoothing import SMOOTHING
 from ..tokenizers import signature_name
 from ..version import __version__
 from .declared import Settings
+from .smoothing import SMOOTHING
 
 # sacrebleu's short names of its fields (its ``--short``); the fields it lacks keep theirs.
 SHORT_NAMES = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok",

@@ -1,30 +1,23 @@
-"""Scoring: summed statistics become a score, in one of three arithmetics.
-
-Every function here is pure: a function of ``Sums`` (or of many rows at once) and the settings.
-A corpus score is the score of the corpus's sums, a sentence score that of one segment's, and a
-bootstrap sample's that of its resampled sums. Each arithmetic lives in a module of its own, with
-its one-sum and its many-rows forms side by side, equal bit for bit:
-
-- ``arithmetic_hf``: HF's ``bleu`` (tensorflow/nmt), no ``smooth_method``;
-- ``arithmetic_sacrebleu``: sacrebleu's ``compute_bleu``, its four smoothing methods;
-- ``arithmetic_nltk``: NLTK's ``corpus_bleu``/``sentence_bleu``, its ``method0`` to ``method7``.
-
-``arithmetic(settings)`` is the one place that chooses among them.
+"""Scoring: summed statistics become a score, in one of three arithmetics, each a module with its
+one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
+``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``) and ``arithmetic_nltk`` (NLTK's
+``corpus_bleu``, ``method0`` to ``method7``); ``arithmetic(settings)`` is the one place that
+chooses. Every function is pure: a corpus score is the score of its sums, a sentence score that of
+one row's, a resample's that of its resampled sums. ``significance``, ``explanation`` and
+``results`` score through it.
 """
 
 import dataclasses
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..smoothing import arithmetic_of
+from ..options import Settings
+from ..options.smoothing import arithmetic_of
 from ..sufficient_statistics import Statistics, Sums
 from . import arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
 from .common import Scored, ScoredRows
-
-if TYPE_CHECKING:
-    from ..options import Settings
 
 
 class Arithmetic(Protocol):
@@ -35,9 +28,9 @@ class Arithmetic(Protocol):
     METHODS: frozenset[str]
     DENOMINATORS: bool
 
-    def score(self, sums: Sums, settings: "Settings") -> Scored: ...
+    def score(self, sums: Sums, settings: Settings) -> Scored: ...
 
-    def score_rows(self, statistics: Statistics, settings: "Settings") -> ScoredRows: ...
+    def score_rows(self, statistics: Statistics, settings: Settings) -> ScoredRows: ...
 
 
 # Each arithmetic's module, by the name the smoothing declarations give it.
@@ -52,17 +45,16 @@ __all__ = [
     "first_weight_set",
     "for_sentences",
     "on_percent_scale",
-    "score",
-    "score_corpus",
-    "scored",
-    "sentence_results",
-    "sentence_scores",
+    "result_of_sums",
+    "scored_rows_of",
+    "scored_sums",
+    "scores_of_rows",
     "several_weight_sets",
     "weight_sets",
 ]
 
 
-def arithmetic(settings: "Settings") -> Arithmetic:
+def arithmetic(settings: Settings) -> Arithmetic:
     """The one place that chooses the arithmetic from the settings: HF's (no ``smooth_method``),
     or the one the smoothing method belongs to (NLTK's ``method0`` to ``method7``, sacrebleu's
     four). Corpus scores, sentence scores, every resample of the significance tests and the
@@ -71,17 +63,17 @@ def arithmetic(settings: "Settings") -> Arithmetic:
     return _ARITHMETIC[arithmetic_of(settings.scoring.smooth_method)]
 
 
-def on_percent_scale(settings: "Settings") -> bool:
+def on_percent_scale(settings: Settings) -> bool:
     """Whether the settings' arithmetic states its scores on 0..100 (sacrebleu's)."""
     return arithmetic(settings) is arithmetic_sacrebleu
 
 
-def scored(sums: Sums, settings: "Settings") -> Scored:
-    """The score of summed statistics under one weight set (see ``score``)."""
+def scored_sums(sums: Sums, settings: Settings) -> Scored:
+    """The score of summed statistics under one weight set (see ``result_of_sums``)."""
     return arithmetic(settings).score(sums, settings)
 
 
-def score(sums: Sums, settings: "Settings") -> dict[str, object]:
+def result_of_sums(sums: Sums, settings: Settings) -> dict[str, object]:
     """The result of summed statistics: a segment's, or a corpus's (``settings``: ``options.Settings``).
 
     HF's six keys, in the arithmetic the settings choose (see the modules above), each kept
@@ -89,9 +81,9 @@ def score(sums: Sums, settings: "Settings") -> dict[str, object]:
     tuple of tuples), ``bleu`` is a list: one score each.
     """
     if several_weight_sets(settings):
-        scores = [score(sums, one) for one in _each_weight_set(settings)]
+        scores = [result_of_sums(sums, one) for one in _each_weight_set(settings)]
         return {**scores[0], "bleu": [one["bleu"] for one in scores]}
-    result = scored(sums, settings)
+    result = scored_sums(sums, settings)
     return {
         "bleu": result.bleu,
         "precisions": [precision / result.scale for precision in result.precisions],
@@ -102,50 +94,45 @@ def score(sums: Sums, settings: "Settings") -> dict[str, object]:
     }
 
 
-def score_corpus(statistics: Statistics, settings: "Settings") -> dict[str, object]:
-    """The result of a corpus: the score of its summed statistics."""
-    return score(statistics.sums(), settings)
-
-
-def for_sentences(settings: "Settings") -> "Settings":
+def for_sentences(settings: Settings) -> Settings:
     """The settings of a per-sentence score (``Settings.per_sentence``)."""
     return settings.per_sentence()
 
 
-def sentence_scores(statistics: Statistics, settings: "Settings") -> NDArray[np.float64]:
+def scores_of_rows(statistics: Statistics, settings: Settings) -> NDArray[np.float64]:
     """Each segment's BLEU, from its own row, with the corpus score's settings made per-sentence
     (``for_sentences``), all rows at once: a float64 array of one score per segment, or with
-    several weight sets one row of them per set. Each is what ``score`` gives for that segment
+    several weight sets one row of them per set. Each is what ``result_of_sums`` gives for that segment
     alone, bit for bit."""
-    return sentence_results(statistics, settings).bleu if not several_weight_sets(settings) else np.array(
-        [sentence_results(statistics, one).bleu for one in _each_weight_set(settings)])
+    return scored_rows_of(statistics, settings).bleu if not several_weight_sets(settings) else np.array(
+        [scored_rows_of(statistics, one).bleu for one in _each_weight_set(settings)])
 
 
-def sentence_results(statistics: Statistics, settings: "Settings") -> ScoredRows:
+def scored_rows_of(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each segment's per-sentence score with its precisions, brevity penalty and ratio (one
     weight set)."""
     settings = for_sentences(settings)
     return arithmetic(settings).score_rows(statistics, settings)
 
 
-def first_weight_set(settings: "Settings") -> "Settings":
+def first_weight_set(settings: Settings) -> Settings:
     """The settings with their first weight set only, where there are several."""
     return _each_weight_set(settings)[0] if several_weight_sets(settings) else settings
 
 
-def _each_weight_set(settings: "Settings") -> list["Settings"]:
+def _each_weight_set(settings: Settings) -> list[Settings]:
     sets = cast("tuple[tuple[float, ...], ...]", settings.scoring.weights)  # called where there are several
     return [dataclasses.replace(settings, scoring=dataclasses.replace(settings.scoring, weights=one))
             for one in sets]
 
 
-def several_weight_sets(settings: "Settings") -> bool:
+def several_weight_sets(settings: Settings) -> bool:
     """Whether the weights are several sets, as NLTK's corpus_bleu takes them: a score for each."""
     weights = settings.scoring.weights
     return weights is not None and isinstance(weights[0], tuple)
 
 
-def weight_sets(settings: "Settings") -> tuple[tuple[float, ...] | None, ...]:
+def weight_sets(settings: Settings) -> tuple[tuple[float, ...] | None, ...]:
     """The weight sets: one (None where no weights are given), or several."""
     weights = settings.scoring.weights
     if several_weight_sets(settings):

@@ -9,30 +9,27 @@ paper has it). ``weights`` and ``effective_order`` are NLTK's and sacrebleu's, o
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..smoothing import HF
+from ..options import Settings
+from ..options.smoothing import HF
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
-
-if TYPE_CHECKING:
-    from ..options import Settings
 
 NAME = HF
 METHODS: frozenset[str] = frozenset()  # HF's arithmetic has no smoothing method, only `smooth`
 DENOMINATORS = False
 
 
-def _effective_order(totals: list[int], settings: "Settings") -> int:
+def _effective_order(totals: list[int], settings: Settings) -> int:
     """sacrebleu's effective order: the orders up to the last one with any n-gram at all."""
     if not settings.scoring.effective_order:
         return settings.statistics.max_order
     return sum(1 for total in totals if total > 0)
 
 
-def score(sums: Sums, settings: "Settings") -> Scored:
+def score(sums: Sums, settings: Settings) -> Scored:
     """The score of summed statistics."""
     translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
     matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
@@ -70,7 +67,7 @@ def score(sums: Sums, settings: "Settings") -> Scored:
     return Scored(bleu, bleu, precisions, brevity_penalty, ratio, 1)
 
 
-def score_rows(statistics: Statistics, settings: "Settings") -> ScoredRows:
+def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone."""
     matches, totals = statistics.matches, statistics.totals
     max_order = settings.statistics.max_order

@@ -11,16 +11,14 @@ alpha 5 for method6, k 5 for methods 4 and 7.
 import fractions
 import math
 import sys
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
-from ..smoothing import NLTK, SMOOTHING, methods_of
+from ..options import Settings
+from ..options.smoothing import NLTK, SMOOTHING, methods_of
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
-
-if TYPE_CHECKING:
-    from ..options import Settings
 
 NAME = NLTK
 METHODS = frozenset(methods_of(NLTK))  # each one's formula is in score and score_rows
@@ -38,7 +36,7 @@ def _brevity_penalty(translation_length: int, ref_length: int) -> float:
     return math.exp(1 - ref_length / translation_length)
 
 
-def score(sums: Sums, settings: "Settings") -> Scored:
+def score(sums: Sums, settings: Settings) -> Scored:
     """The score of summed statistics."""
     translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
     matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
@@ -88,7 +86,7 @@ def score(sums: Sums, settings: "Settings") -> Scored:
     return Scored(bleu, bleu, [float(p) for p in precisions], brevity_penalty, ratio, 1)
 
 
-def score_rows(statistics: Statistics, settings: "Settings") -> ScoredRows:
+def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone (a row's denominators are
     max(1, total)). Methods 5 to 7 average fractions of fractions exactly, which no float
     operation reproduces: their rows are scored one by one."""

@@ -7,24 +7,22 @@ precisions (sacrebleu itself has none).
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..smoothing import SACREBLEU, methods_of
+from ..options import Settings
+from ..options.smoothing import SACREBLEU, methods_of
 from ..sufficient_statistics import Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
-
-if TYPE_CHECKING:
-    from ..options import Settings
 
 NAME = SACREBLEU
 METHODS = frozenset(methods_of(SACREBLEU))  # each one's formula is in sacrebleu_percent and score_rows
 DENOMINATORS = False
 
 
-def score(sums: Sums, settings: "Settings") -> Scored:
+def score(sums: Sums, settings: Settings) -> Scored:
     """The score of summed statistics."""
     # Matches and totals stay as given: ints, or float32 in sacrebleu's resampling, whose
     # arithmetic sacrebleu_percent then follows.
@@ -44,7 +42,7 @@ def score(sums: Sums, settings: "Settings") -> Scored:
 
 
 def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequence[Any], totals: Sequence[Any],
-                      settings: "Settings") -> tuple[float, list[float], float, float]:
+                      settings: Settings) -> tuple[float, list[float], float, float]:
     """sacrebleu's ``compute_bleu``, operation for operation, on its 0-100 scale: (score,
     precisions in percent, brevity penalty, ratio). The lengths are ints; matches and totals may
     be ints or, as in sacrebleu's resampling, float32 numbers, whose arithmetic it then follows.
@@ -87,7 +85,7 @@ def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequenc
     return score, percents, brevity_penalty, ratio
 
 
-def score_rows(statistics: Statistics, settings: "Settings") -> ScoredRows:
+def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone."""
     method, max_order = settings.scoring.smooth_method, settings.statistics.max_order
     value = cast(float, settings.scoring.smooth_value)  # None only where the method reads none

@@ -9,13 +9,12 @@ the same order, and takes its logarithms and exponentials from the C library's `
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-if TYPE_CHECKING:
-    from ..options import Settings
+from ..options import Settings
 
 
 class Scored(NamedTuple):
@@ -73,7 +72,7 @@ def weight_array(weights: Sequence[float], orders: int) -> NDArray[np.float64]:
     return np.array(list(weights) + [0.0] * (orders - len(weights)), dtype=np.float64)
 
 
-def weights_of(settings: "Settings") -> tuple[float, ...] | None:
+def weights_of(settings: Settings) -> tuple[float, ...] | None:
     """The settings' weight set, or None. An arithmetic scores one weight set at a time: several
     sets are scored each in settings of their own (``scoring.score`` splits them)."""
     return cast("tuple[float, ...] | None", settings.scoring.weights)

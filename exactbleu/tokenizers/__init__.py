@@ -4,7 +4,7 @@ Every tokenizer is sacrebleu's, HF's or sacremoses', token for token. Each famil
 of its own that declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's
 default and WMT's), ``simple`` (sacrebleu's intl, zh, char and none), ``moses``, ``mecab`` (Korean
 and Japanese) and ``spm`` (SentencePiece, spBLEU). They are registered here, once, in
-``TOKENIZERS``; ``text`` makes a corpus's token text under any of them.
+``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any of them.
 
 Adding a tokenizer: its module, its entry in ``_FAMILIES`` below, and its test.
 """
@@ -21,12 +21,12 @@ from .registry import (
     TokenizerSettings,
     UncutText,
     extra,
-    markdown_table,
     register,
     setting_options,
     takers,
+    tokenizers_table,
 )
-from .text import (
+from .tokenizing import (
     OTHER_SPACES,
     OTHER_SPACES_TO_SPACE,
     Tokenizing,
@@ -51,7 +51,6 @@ __all__ = [
     "UncutText",
     "extra",
     "make_tokenizer",
-    "markdown_table",
     "reader_text",
     "register",
     "rstripped_by_default",
@@ -60,6 +59,7 @@ __all__ = [
     "takers",
     "token_text",
     "tokenizer_for_language",
+    "tokenizers_table",
 ]
 
 _FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS)

@@ -3,7 +3,7 @@ language its ``lang`` setting names."""
 
 from typing import TYPE_CHECKING
 
-from ..declaring import Option
+from ..registry import Option
 from .registry import Needs, Price, Tokenizer, extra
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Optional
 
-from ..declaring import Option, Registry
+from ..registry import Option, Registry, markdown_table
 
 # A tokenizer's settings, checked: its options' values by name.
 TokenizerSettings = Mapping[str, object]
@@ -152,10 +152,9 @@ def takers(setting: str) -> list[str]:
     return [name for name, tokenizer in TOKENIZERS.items() if any(one.name == setting for one in tokenizer.settings)]
 
 
-def markdown_table() -> str:
+def tokenizers_table() -> str:
     """The docs' table of the registered tokenizers."""
-    lines = ["| tokenizer | what it gives | right-strips | settings | needs | the Space's price |",
-             "|---|---|---|---|---|---|"]
+    rows = []
     for tokenizer in TOKENIZERS.values():
         price = tokenizer.price
         text = f"{price.character * 1e6:.2g} µs a character, {price.line * 1e6:.2g} µs a line"
@@ -165,6 +164,7 @@ def markdown_table() -> str:
             text += f", {price.run * 1e9:.2g} ns per squared run of {RUN_LENGTH}+ characters without a space"
         settings = ", ".join(f"`{setting.name}`" for setting in tokenizer.settings) or "-"
         needs = f"{tokenizer.needs.what} (`{tokenizer.needs.install}`)" if tokenizer.needs else "-"
-        lines.append(f"| `{tokenizer.name}` | {tokenizer.describe} | {'yes' if tokenizer.rstrip else 'no'} | "
-                     f"{settings} | {needs} | {text} |")
-    return "\n".join(lines)
+        rows.append([f"`{tokenizer.name}`", tokenizer.describe, "yes" if tokenizer.rstrip else "no", settings, needs,
+                     text])
+    return markdown_table(["tokenizer", "what it gives", "right-strips", "settings", "needs", "the Space's price"],
+                          rows)

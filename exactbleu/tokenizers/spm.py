@@ -8,7 +8,7 @@ module never does: a missing file gets a message saying where to put it.
 import os
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..declaring import Option
+from ..registry import Option
 from .registry import Needs, Price, Segmenter, Tokenizer, TokenizerSettings, extra
 
 if TYPE_CHECKING:

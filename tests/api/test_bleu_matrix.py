@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import exactbleu
-from exactbleu import matrix, per_sentence
+from exactbleu.counting import matrix_matches as matrix
+from exactbleu.per_sentence import matrix as per_sentence
 from oracles import OPTIONS, PER_CORPUS, outcome, segments
 
 

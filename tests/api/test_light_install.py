@@ -40,7 +40,7 @@ CHECKS = textwrap.dedent("""
     except ImportError as error:
         errors["bleu_matrix"] = str(error)
     try:
-        import exactbleu.evaluate_metric
+        import exactbleu.metric.evaluate_metric
     except ImportError as error:
         errors["evaluate_metric"] = str(error)
     print(json.dumps({"results": results, "heavy": heavy, "errors": errors}))

@@ -6,7 +6,8 @@ import evaluate
 import pytest
 
 from conftest import METRIC_PATH
-from exactbleu import counting, options, scoring, sufficient_statistics
+from exactbleu import options, scoring, sufficient_statistics
+from exactbleu.counting import corpus as counting
 
 HF_KEYS = ["bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"]
 PREDICTIONS = ["the cat sat on the mat", "a dog ran"]
@@ -154,7 +155,7 @@ def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
 # Hand-written statistics, no tokenizer involved: [c, r, matches..., totals...].
 def score(stats, **given):
     settings = options.resolve_settings(**given)
-    return scoring.score(sufficient_statistics.Statistics([stats], options.counted_orders(settings)).sums(), settings)
+    return scoring.result_of_sums(sufficient_statistics.Statistics([stats], options.counted_orders(settings)).sums(), settings)
 
 
 def test_scoring_empty_sides():

@@ -40,7 +40,7 @@ def test_a_registered_tokenizer_appears_everywhere(shouting):
     cost = pricing.cost_of(["the cat sat"], [["the cat sat"]], "shouting", 4)
     assert cost.seconds == pytest.approx(22 * 0.2e-6 + 2 * 10e-6 + 18 * pricing.PACKED_PRICE[3])
     assert "| `shouting` | upper-cased words | yes | - | - | 0.2 µs a character, 10 µs a line |" in \
-        tokenizers.markdown_table()
+        tokenizers.tokenizers_table()
 
 
 def _checked_volume(value, tokenizer):
@@ -101,9 +101,9 @@ def test_a_tokenizer_that_needs_a_missing_package_is_refused_by_every_face_with_
     with pytest.raises(ValueError, match=r"volume applies only to the tokenizers \['loud'\], got tokenizer='13a'"):
         exactbleu.corpus_bleu(["a b"], ["a b"], volume=2)
     assert "| `volume` | `1` | how many times the `loud` tokenizer repeats each word | tokenize |" in \
-        options.markdown_table()
+        options.options_table()
     assert "| `loud` | words, upper-cased and repeated | yes | `volume` | `a-package` (`pip install \"a-package\"`) |" \
-        in tokenizers.markdown_table()
+        in tokenizers.tokenizers_table()
 
 
 def test_a_tokenizer_with_a_setting_scores_alike_through_every_face_once_installed(loud_tokenizer, tmp_path,
@@ -139,7 +139,7 @@ def test_a_smoothing_method_is_read_from_its_registry():
     for name, method in SMOOTHING.items():  # each one's formula is in its arithmetic's module
         settings = options.resolve_settings(smooth_method=name)
         assert name in scoring.arithmetic(settings).METHODS and scoring.arithmetic(settings).NAME == method.arithmetic
-        assert f'| `"{name}"` | {method.arithmetic} |' in exactbleu.smoothing.markdown_table()
+        assert f'| `"{name}"` | {method.arithmetic} |' in options.smoothing_table()
         assert name in evaluate.load(METRIC_PATH).inputs_description
         assert cli._parser(None).parse_args(["r", "-i", "h", "-s", name]).smooth_method == name
 

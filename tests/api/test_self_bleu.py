@@ -14,7 +14,7 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import exactbleu
-from exactbleu import threads as worker_threads
+from exactbleu.counting import threads as worker_threads
 from oracles import OPTIONS, PER_CORPUS, nltk_quietly, outcome, segments
 
 TEXTS = st.lists(segments(max_words=8), min_size=2, max_size=8).flatmap(

@@ -14,7 +14,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import exactbleu
 from exactbleu import Statistics, options
-from exactbleu.scoring import for_sentences, score, sentence_scores
+from exactbleu.scoring import for_sentences, result_of_sums, scores_of_rows
 from oracles import OPTIONS, PER_CORPUS, corpora, hf_bleu, nltk_quietly, outcome, random_cases
 
 
@@ -67,8 +67,8 @@ def test_rows_made_by_hand_score_as_each_alone(preset, chosen, data):
     orders = options.counted_orders(settings)
     made = data.draw(st.lists(rows(orders), min_size=1, max_size=30))
     statistics = Statistics(np.array(made, dtype=np.int64), orders)
-    expected = [score(sums, for_sentences(settings))["bleu"] for sums in statistics.segments()]
-    assert sentence_scores(statistics, settings).tolist() == expected
+    expected = [result_of_sums(sums, for_sentences(settings))["bleu"] for sums in statistics.segments()]
+    assert scores_of_rows(statistics, settings).tolist() == expected
 
 
 @given(corpus=corpora(max_segments=5, arbitrary_text=False))

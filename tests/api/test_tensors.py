@@ -10,20 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactbleu
-from exactbleu import on_device
+from exactbleu import device
 from conftest import examples
 from oracles import OPTIONS, PER_CORPUS, outcome
 
 PAD, END = 0, 9
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(autouse=True)
 def counted_as_on_a_device():
     """Every test here runs the device's code on the CPU: tensors in the CPU's memory otherwise go
     to the numpy engine (``test_cpu_tensors_go_to_the_numpy_engine`` checks that route)."""
-    on_device.CPU_TENSORS_ON_HOST = False
-    yield
-    on_device.CPU_TENSORS_ON_HOST = True
+    with exactbleu.cpu_tensor_kernels("torch"):
+        yield
 
 
 def padded(rows, width=None, pad=PAD, dtype=np.int64):
@@ -199,17 +198,17 @@ def test_cpu_tensors_go_to_the_numpy_engine(monkeypatch):
     texts = torch.tensor(predictions[:8])
     on_device_self = exactbleu.self_bleu(texts, ignore_ids=[PAD])
     on_device_matrix = exactbleu.bleu_matrix(texts, texts[:3], "sacrebleu", ignore_ids=[PAD])
-    monkeypatch.setattr(on_device, "CPU_TENSORS_ON_HOST", True)
-    monkeypatch.setattr(on_device, "sentence_rows", None)  # the device's counting is not reached
-    monkeypatch.setattr(on_device, "self_matches", None)
-    monkeypatch.setattr(on_device, "matrix_matches", None)
-    scores = exactbleu.sentence_scores(*tensors, "sacrebleu", ignore_ids=[PAD], threads=2)
+    monkeypatch.setattr(device, "sentence_rows", None)  # the device's counting is not reached
+    monkeypatch.setattr(device, "self_matches", None)
+    monkeypatch.setattr(device, "matrix_matches", None)
+    with exactbleu.cpu_tensor_kernels("numpy"):
+        scores = exactbleu.sentence_scores(*tensors, "sacrebleu", ignore_ids=[PAD], threads=2)
+        corpus = exactbleu.corpus_bleu(*tensors, ignore_ids=[PAD])
+        self = exactbleu.self_bleu(texts, ignore_ids=[PAD])
+        matrix = exactbleu.bleu_matrix(texts, texts[:3], "sacrebleu", ignore_ids=[PAD])
     assert isinstance(scores, torch.Tensor) and scores.dtype == torch.float64
     assert scores.tolist() == on_device_scores.tolist() == exactbleu.sentence_scores(
         predictions, references, "sacrebleu", ignore_ids=[PAD]).tolist()
-    assert exactbleu.corpus_bleu(*tensors, ignore_ids=[PAD]) == exactbleu.corpus_bleu(predictions, references,
-                                                                                      ignore_ids=[PAD])
-    self = exactbleu.self_bleu(texts, ignore_ids=[PAD])
+    assert corpus == exactbleu.corpus_bleu(predictions, references, ignore_ids=[PAD])
     assert self["scores"].tolist() == on_device_self["scores"].tolist() and isinstance(self["scores"], torch.Tensor)
-    matrix = exactbleu.bleu_matrix(texts, texts[:3], "sacrebleu", ignore_ids=[PAD])
     assert isinstance(matrix, torch.Tensor) and matrix.tolist() == on_device_matrix.tolist()

@@ -125,9 +125,9 @@ def test_errors_name_the_argument(bleu, arguments, words):
 def test_resampling_in_small_blocks_draws_sacrebleus_numbers(sacrebleu_preset, wmt17, monkeypatch, test):
     """The resamples and trials are drawn a block at a time (memory stays bounded); blocks of a
     few samples, of an odd size, must give sacrebleu's numbers still."""
-    import exactbleu.significance
+    import exactbleu.scoring.significance
 
-    monkeypatch.setattr(exactbleu.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
+    monkeypatch.setattr(exactbleu.scoring.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
     names = ["KIT.4950", "FBK.4870"]
     systems = {name: wmt17["systems"][name][:333] for name in names}
     references = wmt17["reference"][:333]
@@ -138,8 +138,8 @@ def test_resampling_in_small_blocks_draws_sacrebleus_numbers(sacrebleu_preset, w
     interval = sacrebleu_preset.compute(predictions=systems["KIT.4950"], references=references, n_bootstrap=250)
     sacrebleu = BLEU()
     sacrebleu.corpus_score(systems["KIT.4950"], [references], n_bootstrap=250)  # the -ci interval
-    one_block = exactbleu.significance._DRAWS_PER_BLOCK
-    monkeypatch.setattr(exactbleu.significance, "_DRAWS_PER_BLOCK", 1 << 22)
+    one_block = exactbleu.scoring.significance._DRAWS_PER_BLOCK
+    monkeypatch.setattr(exactbleu.scoring.significance, "_DRAWS_PER_BLOCK", 1 << 22)
     assert one_block != 1 << 22
     assert interval["bleu_ci"] == sacrebleu_preset.compute(predictions=systems["KIT.4950"], references=references,
                                                            n_bootstrap=250)["bleu_ci"]
@@ -230,10 +230,10 @@ def test_paired_bootstrap_past_float32s_exact_integers_is_sacrebleus():
 def test_sacrebleus_float32_additions_on_real_text_are_sacrebleus(sacrebleu_preset, wmt17, monkeypatch):
     """The float32 additions, which a corpus past 2**24 tokens needs, forced on a small one:
     sacrebleu's numbers still (there, both ways of summing must agree with it)."""
-    import exactbleu.significance
+    import exactbleu.scoring.significance
 
-    monkeypatch.setattr(exactbleu.significance, "_FLOAT32_WHOLE", 0)
-    monkeypatch.setattr(exactbleu.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
+    monkeypatch.setattr(exactbleu.scoring.significance, "_FLOAT32_WHOLE", 0)
+    monkeypatch.setattr(exactbleu.scoring.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
     names = ["KIT.4950", "FBK.4870"]
     systems = {name: wmt17["systems"][name][:333] for name in names}
     references = wmt17["reference"][:333]
@@ -245,7 +245,7 @@ def test_sacrebleus_float32_additions_on_real_text_are_sacrebleus(sacrebleu_pres
 def test_float32_sums_of_a_long_resample_are_sacrebleus_expression():
     """At 300k segments, the sums sacrebleu's expression gives, ``stats_np[idxs]`` then ``.sum(0)``
     on each resample in float32, against ours from the exact sums."""
-    from exactbleu.significance import draw_counts, float32_sums, resampled_sums
+    from exactbleu.scoring.significance import draw_counts, float32_sums, resampled_sums
 
     rng = np.random.default_rng(11)
     columns = rng.integers(0, 120, (300_000, 10))  # about 18M per column: past 2**24

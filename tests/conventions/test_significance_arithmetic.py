@@ -18,7 +18,7 @@ from sacrebleu.metrics import BLEU
 import exactbleu
 from exactbleu import options as declared
 from exactbleu.scoring import on_percent_scale
-from exactbleu.significance import bootstrap_resamples, randomization_trials
+from exactbleu.scoring.significance import bootstrap_resamples, randomization_trials
 
 # Each arithmetic, and NLTK's weights on sacrebleu's smoothing, where the tests once used
 # sacrebleu's arithmetic without the weights.

@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactbleu import options, reading, tokenizers
+from exactbleu import options, tokenizers
+from exactbleu.counting import reading
 from exactbleu.tokenizers import tokenizer_13a
 from oracles import WORDS, sacrebleu_13a, segments
 

@@ -17,9 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from exactbleu import counting, engine, options, reading, tokenizers
-from exactbleu import threads as worker_threads
-import exactbleu.tokenizers.text  # noqa: F401 -- the escapes and whitespace the tests compare with
+from exactbleu import options, tokenizers
+from exactbleu.counting import cache, engine, reading
+from exactbleu.counting import corpus as counting
+from exactbleu.counting import threads as worker_threads
+from exactbleu.tokenizers import tokenizing
 from exactbleu.tokenizers import tokenizer_13a
 from oracles import corpora, hf_bleu, plain_rows, sacrebleu_13a, segments
 
@@ -43,7 +45,7 @@ def fast_rows(predictions, references, max_order, ref_length):
 
 def escaped(token_lists):
     """A token text of token lists, as a custom tokenizer's tokens become one."""
-    return tokenizers.text._escaped_token_text(token_lists)
+    return tokenizing._escaped_token_text(token_lists)
 
 
 @given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
@@ -119,7 +121,7 @@ def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens
 
 def test_token_texts_split_on_exactly_what_str_split_splits_on():
     whitespace = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
-    assert set(tokenizers.text._WHITESPACE) == whitespace
+    assert set(tokenizing._WHITESPACE) == whitespace
     rng = random.Random(17)
     pieces = sorted(whitespace) + ["a", "é", "日本", "\x00", "\U0001f600", "abcdefghijklmnopq"]
     lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))).replace("\n", " ") for _ in range(200)]
@@ -196,7 +198,7 @@ def test_reference_cache_gives_the_same_results_and_is_bounded(fresh):
                 evaluate.load(METRIC_PATH).compute(predictions=predictions, references=references, **changed)
     for _ in range(5):
         fresh.compute(predictions=["a"], references=[[sentence()]])
-    assert len(fresh._reference_cache()) <= counting._REFERENCE_CACHE_ENTRIES
+    assert len(fresh._reference_cache()) <= cache.REFERENCE_CACHE_ENTRIES
 
 
 def test_worker_threads_count_exactly(fresh, monkeypatch):
@@ -301,7 +303,7 @@ def test_text_holding_the_placeholder_characters(line):
 def test_nothing_is_kept_beyond_the_cache_bound(fresh, monkeypatch):
     module = counting
     monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
-    monkeypatch.setattr(module, "_REFERENCE_CACHE_REFERENCES", 100)
+    monkeypatch.setattr(cache, "REFERENCE_CACHE_REFERENCES", 100)
     rng = random.Random(13)
     sentence = lambda: " ".join(rng.choice("a b c d , .".split()) for _ in range(rng.randint(0, 12)))  # noqa: E731
     predictions = [sentence() for _ in range(300)]
@@ -325,9 +327,9 @@ def test_custom_tokens_holding_whitespace_backslashes_or_nothing_stay_distinct(f
 def test_escaping_custom_tokens_is_one_to_one():
     """Every token of up to two characters from whitespace, backslashes, digits and a letter:
     each escapes to a non-empty string free of whitespace, and no two to the same one."""
-    alphabet = sorted(tokenizers.text._WHITESPACE) + ["\\", "0", "1", "2", "a"]
+    alphabet = sorted(tokenizing._WHITESPACE) + ["\\", "0", "1", "2", "a"]
     tokens = [""] + alphabet + ["".join(pair) for pair in itertools.product(alphabet, repeat=2)]
-    escaped = tokenizers.text._escaped_token_text([tokens]).split(" ")
+    escaped = tokenizing._escaped_token_text([tokens]).split(" ")
     assert len(escaped) == len(tokens) and all(token and token.split() == [token] for token in escaped)
     assert len(set(escaped)) == len(tokens)
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from exactbleu import counting, options, sufficient_statistics, tokenizers
+from exactbleu import options, sufficient_statistics, tokenizers
+from exactbleu.counting import corpus as counting
 from oracles import corpora, hf_bleu, plain_row, plain_rows, random_cases
 
 

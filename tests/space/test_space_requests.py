@@ -91,12 +91,12 @@ def test_dear_requests_are_refused_before_any_tokenizing(monkeypatch, name):
     """A limit checked after tokenizing costs the work it should spare (160 KB of moses input takes
     26 s): every request is priced from its characters, lines, periods and runs before its work
     starts, and a refused one reaches no tokenizer."""
-    import exactbleu.api
+    import exactbleu.counting
 
     def tokenized(*arguments, **options):
         raise AssertionError("a request that must be refused was tokenized")
 
-    monkeypatch.setattr(exactbleu.api, "count", tokenized)
+    monkeypatch.setattr(exactbleu.counting, "corpus_statistics", tokenized)
     started = time.perf_counter()
     with pytest.raises(pricing.InputError, match=r"would take up to [\d.]+ s with tokenizer|more than the 1,000,000"):
         DEAR_REQUESTS[name]()

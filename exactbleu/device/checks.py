@@ -1,5 +1,5 @@
 """The boundary for token-id tensors: torch tensors on any device, checked once, with messages that
-name the argument. torch is imported only when a tensor arrives (``import exactbleu`` never does).
+name the argument.
 
 Predictions are a 2-D tensor, a padded row of ids each, or a list of 1-D tensors; references a 2-D
 tensor (one reference each), a 3-D tensor (several each), a list of 1-D tensors (one each), or a
@@ -15,23 +15,21 @@ prediction.
 """
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+import torch
 
-from .token_ids import check_token_id_references, ignored_ids, is_tensor
-from .tokenizers.ids import TokenIds
-
-if TYPE_CHECKING:
-    import torch
+from ..inputs.ids import TokenIds, check_token_id_references, ignored_ids
+from ..inputs.tensors import is_tensor
 
 
 class TensorIds(NamedTuple):
     """Texts of token ids on a device: ``ids`` (rows, width) int64, each row's ids first, then
     anything; ``lengths`` (rows,) int64."""
 
-    ids: "torch.Tensor"
-    lengths: "torch.Tensor"
+    ids: torch.Tensor
+    lengths: torch.Tensor
     largest: int = -1  # the largest id in the rows, where the check has read it (-1: not read)
 
 
@@ -40,25 +38,23 @@ class TensorReferences(NamedTuple):
     ``lengths`` (predictions, references) int64, and ``present`` (predictions, references) bool,
     False where a prediction has fewer references than the most."""
 
-    ids: "torch.Tensor"
-    lengths: "torch.Tensor"
-    present: "torch.Tensor"
+    ids: torch.Tensor
+    lengths: torch.Tensor
+    present: torch.Tensor
     largest: int = -1  # as TensorIds's
 
 
-def _compacted(ids: "torch.Tensor", kept: "torch.Tensor") -> tuple["torch.Tensor", "torch.Tensor"]:
+def _compacted(ids: torch.Tensor, kept: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Rows of ids (..., width) with only the ``kept`` ones, moved to the front of their row in their
     order, and each row's length: the same shape, and no size that depends on the data."""
-    import torch
     order = torch.sort((~kept).to(torch.int8), dim=-1, stable=True).indices  # kept first, in order
     return torch.gather(ids, -1, order), kept.sum(dim=-1)
 
 
-def _kept(ids: "torch.Tensor", ignore: "torch.Tensor | None", lengths: "torch.Tensor | None" = None
-          ) -> tuple["torch.Tensor", "torch.Tensor"]:
+def _kept(ids: torch.Tensor, ignore: torch.Tensor | None, lengths: torch.Tensor | None = None
+          ) -> tuple[torch.Tensor, torch.Tensor]:
     """Padded rows (..., width) without the ignored ids (and, with ``lengths``, without the
     padding past each row's length), compacted, and their lengths."""
-    import torch
     ids = ids.to(torch.int64)
     kept = None
     if lengths is not None:
@@ -73,13 +69,12 @@ def _kept(ids: "torch.Tensor", ignore: "torch.Tensor | None", lengths: "torch.Te
     return _compacted(ids, kept)
 
 
-def _integer_tensor(value: "torch.Tensor", name: str) -> None:
-    import torch
+def _integer_tensor(value: torch.Tensor, name: str) -> None:
     if value.numel() and (value.dtype == torch.bool or value.is_floating_point() or value.is_complex()):
         raise TypeError(f"{name} must hold integer token ids, got a {value.dtype} tensor")
 
 
-def _padded(value: "torch.Tensor", name: str, ignore: "torch.Tensor | None", dims: tuple[int, ...]) -> "torch.Tensor":
+def _padded(value: torch.Tensor, name: str, ignore: torch.Tensor | None, dims: tuple[int, ...]) -> torch.Tensor:
     """A padded tensor of token ids, checked: integers, of one of these dimensions, with its
     padding id named."""
     _integer_tensor(value, name)
@@ -93,9 +88,8 @@ def _padded(value: "torch.Tensor", name: str, ignore: "torch.Tensor | None", dim
     return value
 
 
-def _stacked(rows: Sequence[Any], name: str, device: Any) -> tuple["torch.Tensor", "torch.Tensor"]:
+def _stacked(rows: Sequence[Any], name: str, device: Any) -> tuple[torch.Tensor, torch.Tensor]:
     """A list of 1-D tensors as one padded (rows, width) tensor on the device, and their lengths."""
-    import torch
     for index, row in enumerate(rows):
         if not is_tensor(row):
             raise TypeError(f"{name}[{index}] must be a 1-D tensor of token ids, as {name}[0] is, got "
@@ -108,7 +102,7 @@ def _stacked(rows: Sequence[Any], name: str, device: Any) -> tuple["torch.Tensor
     return stacked, torch.tensor([int(row.shape[0]) for row in rows], dtype=torch.int64, device=device)
 
 
-def _texts(value: Any, name: str, ignore: "torch.Tensor | None", device: Any) -> TensorIds:
+def _texts(value: Any, name: str, ignore: torch.Tensor | None, device: Any) -> TensorIds:
     """Texts as a 2-D tensor or a list of 1-D tensors, with the ignored ids dropped."""
     if is_tensor(value):
         return TensorIds(*_kept(_padded(value, name, ignore, (2,)).to(device), ignore))
@@ -116,9 +110,8 @@ def _texts(value: Any, name: str, ignore: "torch.Tensor | None", device: Any) ->
     return TensorIds(*_kept(rows, ignore, lengths))
 
 
-def _references(value: Any, predictions: int, ignore: "torch.Tensor | None", device: Any) -> TensorReferences:
+def _references(value: Any, predictions: int, ignore: torch.Tensor | None, device: Any) -> TensorReferences:
     """References in any of the forms the module names, on the device, with the ignored ids dropped."""
-    import torch
     if is_tensor(value):
         value = _padded(value, "references", ignore, (2, 3)).to(device)
         value = value[:, None, :] if value.dim() == 2 else value
@@ -142,7 +135,7 @@ def _holds_tensors(value: Any) -> bool:
     return isinstance(value, Sequence) and bool(len(value)) and is_tensor(value[0])
 
 
-def _reference_tensors(value: Sequence[Any], ignore: "torch.Tensor | None", device: Any) -> TensorReferences:
+def _reference_tensors(value: Sequence[Any], ignore: torch.Tensor | None, device: Any) -> TensorReferences:
     """References as a list of 1-D tensors (one each), of lists of them, or of 2-D tensors."""
     groups = [[one] if is_tensor(one) and one.dim() == 1 else list(one) for one in value]
     for index, group in enumerate(groups):
@@ -153,11 +146,10 @@ def _reference_tensors(value: Sequence[Any], ignore: "torch.Tensor | None", devi
     return _grouped(flat.ids, flat.lengths, sizes, device)
 
 
-def _grouped(ids: "torch.Tensor", lengths: "torch.Tensor", sizes: "np.ndarray[Any, Any]",
+def _grouped(ids: torch.Tensor, lengths: torch.Tensor, sizes: np.ndarray[Any, Any],
              device: Any) -> TensorReferences:
     """Rows of references (rows, width), ``sizes[i]`` of them for prediction i, laid out as
     (predictions, most references, width), absent where a prediction has fewer."""
-    import torch
     most, count = int(sizes.max(initial=1)), len(sizes)
     slot = torch.as_tensor(np.repeat(np.arange(count), sizes) * most
                            + np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes), device=device)
@@ -172,7 +164,6 @@ def _grouped(ids: "torch.Tensor", lengths: "torch.Tensor", sizes: "np.ndarray[An
 
 def grouped_on(referenced: TokenIds, device: Any) -> TensorReferences:
     """References as ``TokenIds`` grouped by prediction, laid out as ``TensorReferences``."""
-    import torch
     assert referenced.groups is not None
     lengths = referenced.lengths
     width = max(int(lengths.max(initial=0)), 1)
@@ -183,10 +174,9 @@ def grouped_on(referenced: TokenIds, device: Any) -> TensorReferences:
     return _grouped(rows, torch.as_tensor(lengths, device=device), referenced.groups, device)
 
 
-def _ignore_on(ignore_ids: object, device: Any) -> "torch.Tensor | None":
+def _ignore_on(ignore_ids: object, device: Any) -> torch.Tensor | None:
     if ignore_ids is None:
         return None
-    import torch
     return torch.as_tensor(ignored_ids(ignore_ids), dtype=torch.int64, device=device)
 
 
@@ -211,10 +201,9 @@ def check_tensor_texts(texts: Any, name: str, ignore_ids: object = None) -> Tens
     return checked._replace(largest=_check_range(((checked.ids, checked.lengths, name),)))
 
 
-def _check_range(sides: tuple[tuple["torch.Tensor", "torch.Tensor", str], ...]) -> int:
+def _check_range(sides: tuple[tuple[torch.Tensor, torch.Tensor, str], ...]) -> int:
     """Every kept id is at least 0: a negative one is padding whose id is not named. Returns the
     largest kept id (-1 for none). One read of the device: each side's least and largest."""
-    import torch
     big = torch.iinfo(torch.int64).max
     bounds = []
     for ids, lengths, _ in sides:

@@ -10,11 +10,11 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ..inputs import TokenIds
+from ..tokenizers import Tokenizing, reader_text
 from .engine import remaining_tokens, runs
 from .reading import fingerprints, token_table
 from .threads import pipelined
-from .tokenizers import Tokenizing, reader_text
-from .tokenizers.ids import TokenIds
 
 # Positions -> what is there: a token's bytes (``Tokens.spell``), or where an n-gram starts (``Counts.where``).
 Spell = Callable[[NDArray[np.int64]], list[bytes]]

@@ -7,17 +7,15 @@ resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized
 import math
 from collections.abc import Iterator, Mapping
 from statistics import mean as correctly_rounded_mean
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .limits import PAIRED_TESTS
-from .scoring import arithmetic, on_percent_scale, scored
-from .sufficient_statistics import Statistics
-
-if TYPE_CHECKING:
-    from .options import Settings
+from ..limits import PAIRED_TESTS
+from ..options import Settings
+from ..sufficient_statistics import Statistics
+from . import arithmetic, on_percent_scale, scored_sums
 
 # How many random draws one block of resamples or trials holds: about 100 MB of work arrays at
 # once, whatever the corpus and the number of samples.
@@ -71,7 +69,7 @@ def float32_sums(sums: NDArray[Any], drawn: NDArray[Any], by_column: NDArray[Any
     return result
 
 
-def bootstrap_interval(statistics: Statistics, settings: "Settings") -> list[float]:
+def bootstrap_interval(statistics: Statistics, settings: Settings) -> list[float]:
     """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
 
     sacrebleu draws ``default_rng(seed).choice(n, size=(n_bootstrap, n))`` and reports the mean
@@ -80,7 +78,7 @@ def bootstrap_interval(statistics: Statistics, settings: "Settings") -> list[flo
     """
     n_bootstrap = settings.output.n_bootstrap
     columns = statistics.columns(denominators=arithmetic(settings).DENOMINATORS)
-    scores = sorted(scored(statistics.sums_of(sums), settings).bleu
+    scores = sorted(scored_sums(statistics.sums_of(sums), settings).bleu
                     for drawn in bootstrap_indices(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
                     for sums in resampled_sums(draw_counts(drawn), columns).tolist())
     cut = n_bootstrap // 40
@@ -103,7 +101,7 @@ def randomization_swaps(segments: int, n_samples: int, seed: int | None) -> Iter
 # no tokenizing per sample. The default number of samples is sacrebleu's (limits.PAIRED_TESTS).
 
 
-def bootstrap_resamples(systems: Mapping[str, Statistics], settings: "Settings", n_samples: int,
+def bootstrap_resamples(systems: Mapping[str, Statistics], settings: Settings, n_samples: int,
                         seed: int | None) -> Iterator[tuple[NDArray[Any], dict[str, list[float]]]]:
     """sacrebleu's paired bootstrap resamples, a block at a time: the segments each resample of the
     block draws (a row each, in the order drawn), and each system's score of each resample, by
@@ -128,7 +126,7 @@ def bootstrap_resamples(systems: Mapping[str, Statistics], settings: "Settings",
         yield drawn, block
 
 
-def randomization_trials(baseline: Statistics, system: Statistics, settings: "Settings", n_samples: int,
+def randomization_trials(baseline: Statistics, system: Statistics, settings: Settings, n_samples: int,
                          seed: int | None) -> Iterator[tuple[NDArray[Any], list[float], list[float]]]:
     """sacrebleu's paired approximate randomization trials, a block at a time: which segments each
     trial swaps between the two systems (a row each), and the scores of the two corpora each swap
@@ -201,7 +199,7 @@ def _sorted_estimate(values: list[float], n_samples: int) -> tuple[NDArray[np.fl
     return ordered, float(0.5 * (ordered[n_samples - cut - 1] - ordered[cut]))
 
 
-def bootstrap_estimate(statistics: Statistics, settings: "Settings") -> Estimate:
+def bootstrap_estimate(statistics: Statistics, settings: Settings) -> Estimate:
     """sacrebleu's bootstrap estimate of one system's score (its ``-ci``, and ``corpus_score``'s
     ``n_bootstrap``): ``n_bootstrap`` resamples seeded with ``bootstrap_seed``, resampled and summed
     exactly as its paired bootstrap does, with the correctly rounded mean (``statistics.mean``)."""
@@ -212,7 +210,7 @@ def bootstrap_estimate(statistics: Statistics, settings: "Settings") -> Estimate
     return Estimate(correctly_rounded_mean(ordered.tolist()), ci, 100 if on_percent_scale(settings) else 1)
 
 
-def paired_test_statistics(systems: Mapping[str, Statistics], baseline: str, settings: "Settings",
+def paired_test_statistics(systems: Mapping[str, Statistics], baseline: str, settings: Settings,
                            test: str = "bootstrap", n_samples: int | None = None,
                            seed: int | None = 12345) -> dict[str, Compared]:
     """Paired bootstrap resampling or paired approximate randomization of each system against
@@ -231,7 +229,7 @@ def paired_test_statistics(systems: Mapping[str, Statistics], baseline: str, set
     bounded whatever the corpus and ``n_samples``.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
-    corpus = {name: scored(statistics.sums(), settings) for name, statistics in systems.items()}
+    corpus = {name: scored_sums(statistics.sums(), settings) for name, statistics in systems.items()}
     p_values: dict[str, float | None] = dict.fromkeys(systems)
     estimates: dict[str, tuple[float | None, float | None]] = dict.fromkeys(systems, (None, None))
     if test == "bootstrap":

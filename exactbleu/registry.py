@@ -7,7 +7,7 @@ This module imports nothing heavy: the command line reads the declarations befor
 """
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 
@@ -84,3 +84,9 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
 
     def __repr__(self) -> str:
         return f"Registry({self.kind}: {list(self._entries)})"
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A table in the docs' Markdown: a header, its rule, and a line per row."""
+    rule = "|" + "---|" * len(header)
+    return "\n".join(["| " + " | ".join(header) + " |", rule, *("| " + " | ".join(cells) + " |" for cells in rows)])

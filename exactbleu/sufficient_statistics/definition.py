@@ -4,11 +4,14 @@ matches_N, totals_1..totals_N]`` (sacrebleu's layout), from the segment's tokens
 A prediction n-gram matches at most as often as it occurs in any single reference of its segment
 (clipping); the totals count every n-gram position of the prediction; the reference length is the
 shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu, NLTK; a tie goes to the
-shorter). The counting engines give exactly these rows, faster; a few segments are counted here.
+shorter; for Self-BLEU, among all the other texts). The counting engines give exactly these rows,
+faster, and count a few segments with these functions.
 """
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
+
+import numpy as np
 
 
 def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
@@ -17,6 +20,22 @@ def reference_length(prediction_length: int, lengths: Sequence[int], ref_length:
     if ref_length == "shortest":
         return min(lengths)
     return min(lengths, key=lambda length: (abs(length - prediction_length), length))
+
+
+def other_lengths(lengths: np.ndarray, values: np.ndarray, counts: np.ndarray, ref_length: str) -> np.ndarray:
+    """Each text's reference length among the others, from the histogram of every text's length
+    (``values`` sorted, ``counts`` how many texts have each): the shortest, or the closest, a tie
+    going to the shorter."""
+    own = np.searchsorted(values, lengths)
+    if ref_length == "shortest":
+        alone_at_least = (own == 0) & (counts[0] == 1)
+        return np.where(alone_at_least, values[np.minimum(1, len(values) - 1)], values[0])
+    shared = counts[own] > 1
+    below = np.where(own > 0, values[np.maximum(own - 1, 0)], -1)
+    above = np.where(own + 1 < len(values), values[np.minimum(own + 1, len(values) - 1)], -1)
+    down = np.where(below >= 0, lengths - below, np.iinfo(np.int64).max)
+    up = np.where(above >= 0, above - lengths, np.iinfo(np.int64).max)
+    return np.where(shared, lengths, np.where(down <= up, below, above))
 
 
 def segment_row(prediction: Sequence[Hashable], references: Sequence[Sequence[Hashable]], max_order: int,

@@ -1,16 +1,15 @@
-"""Statistics that come back from elsewhere, checked where they enter: the columns that
-``Statistics.as_dict`` wrote (a dict, or a ``datasets.Dataset``), and the fixed-length vectors that
-processes sum (``Statistics.vector``). What they must be here does not depend on any settings;
-whether settings can score them is the scorer's check (``api.score``).
+"""Statistics stored as columns (``Statistics.as_dict``: a dict, or a ``datasets.Dataset``),
+read back and checked where they enter. What they must be here does not depend on any settings;
+whether settings can score them is the scorer's check (``scoring.results``).
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .sufficient_statistics import CountedWith, Statistics
+from .counted_with import CountedWith
 
 Columns = Mapping[str, Any]  # or a datasets.Dataset, read the same way
 
@@ -44,10 +43,21 @@ def _count_column(columns: Columns, name: str, ndim: int) -> NDArray[np.int64]:
     return raw.astype(np.int64).reshape(raw.shape if raw.size else (0,) * ndim)
 
 
-def statistics_from_dict(columns: Columns) -> Statistics:
-    """``Statistics`` from the columns that ``Statistics.as_dict`` gives, checked: whole,
-    non-negative counts, a row per segment in every column, matches at most totals, totals at most
-    the prediction's length, at least one reference per segment, and one set of settings."""
+class CheckedColumns(NamedTuple):
+    """The columns of stored statistics, checked, as int64 arrays, and the settings that counted them."""
+
+    prediction_length: NDArray[np.int64]
+    reference_length: NDArray[np.int64]
+    matches: NDArray[np.int64]
+    totals: NDArray[np.int64]
+    references: NDArray[np.int64]
+    counted_with: CountedWith | None
+
+
+def checked_columns(columns: Columns) -> CheckedColumns:
+    """The columns that ``Statistics.as_dict`` gives, checked: whole, non-negative counts, a row
+    per segment in every column, matches at most totals, totals at most the prediction's length,
+    at least one reference per segment, and one set of settings."""
     prediction_length = _count_column(columns, "prediction_length", 1)
     reference_length = _count_column(columns, "reference_length", 1)
     matches, totals = _count_column(columns, "matches", 2), _count_column(columns, "totals", 2)
@@ -72,8 +82,8 @@ def statistics_from_dict(columns: Columns) -> Statistics:
         segment = int(np.argwhere(totals > prediction_length[:, None])[0][0])
         raise ValueError(f"statistics column 'totals' exceeds 'prediction_length' at segment {segment}: a prediction "
                          f"of {prediction_length[segment]} tokens has at most that many n-grams of each order")
-    return Statistics.from_columns(prediction_length, reference_length, matches, totals, counts.tolist(),
-                                   _counted_with_column(columns, len(counts)))
+    return CheckedColumns(prediction_length, reference_length, matches, totals, counts,
+                          _counted_with_column(columns, len(counts)))
 
 
 def _counted_with_column(columns: Columns, segments: int) -> CountedWith | None:
@@ -96,27 +106,3 @@ def _counted_with_column(columns: Columns, segments: int) -> CountedWith | None:
         raise ValueError(f"statistics column 'counted_with' has {len(column)} rows but 'references' has {segments}: "
                          f"every column needs a row per segment")
     return CountedWith.from_text(texts.pop())
-
-
-def checked_vector(vector: object) -> NDArray[np.int64]:
-    """A summed statistics vector (``Statistics.vector``, summed over parts) as int64, checked: a
-    1-D integer array of a vector's length, of non-negative counts of at least one segment with at
-    least one reference each, its matches at most its totals and its totals at most its
-    denominators; else a TypeError or ValueError that says what is wrong."""
-    array = np.asarray(vector)
-    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or (array.dtype == object and len(array) == 0)):
-        raise TypeError(f"statistics must be the Statistics from exactbleu.statistics(), or the 1-D integer vector "
-                        f"of Statistics.vector(), got {type(vector).__name__}: {vector!r:.80}")
-    if Statistics.vector_orders(len(array)) is None:
-        raise ValueError(f"the statistics vector holds {len(array)} numbers, which no vector of Statistics.vector() "
-                         f"holds: sum the vectors of statistics counted with the same options")
-    array = array.astype(np.int64)
-    if (array < 0).any() or array[0] < 1 or array[1] < array[0] or array[4] < 1:
-        raise ValueError(f"the statistics vector must hold non-negative counts of at least one segment with at "
-                         f"least one reference each, got {array.tolist()!r:.200}")
-    sums = Statistics.vector_sums(array)
-    if any(m > t for m, t in zip(sums.matches, sums.totals)) or \
-            any(t > d for t, d in zip(sums.totals, sums.denominators)):
-        raise ValueError("the statistics vector's matches exceed its totals, or its totals its denominators: it "
-                         "is not a sum of Statistics.vector()s")
-    return array

@@ -1,31 +1,17 @@
-"""Sufficient statistics: all that BLEU needs of a segment, as one row of integers.
-
-A segment's row is ``[prediction length, reference length, matches_1..matches_N, totals_1..totals_N]``
-(sacrebleu's layout). A prediction n-gram matches at most as often as it occurs in any single
-reference of its segment (clipping); the totals count every n-gram position of the prediction; the
-reference length is the shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu,
-NLTK; a tie goes to the shorter). ``definition.segment_row`` states that definition; the counting
-engines give exactly its rows, faster.
-
-Rows add up: the corpus score is a function of the column sums, so any split of a corpus
-(batches, processes, machines) sums to the same numbers. ``Statistics`` owns the layout: nothing
-else indexes its columns.
-
-Rows mean something only under the settings that counted them: the same corpus lowercased, or
-with another tokenizer, gives other rows. So statistics carry those settings (``CountedWith``),
-parts counted differently refuse to add up, and scoring under other settings is refused.
+"""``Statistics``: a corpus's rows (``definition`` states one), which add up. The corpus score is a
+function of the column sums, so any split of a corpus (batches, processes, machines) sums to the
+same numbers. ``Statistics`` owns the layout: nothing else indexes its columns. ``vector()`` is
+the fixed-length sum that processes add up, read back here, checked.
 """
 
-import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .definition import reference_length, segment_matches, segment_row
-
-__all__ = ["CountedWith", "Statistics", "Sums", "reference_length", "rows_of", "segment_matches", "segment_row"]
+from .columns import checked_columns
+from .counted_with import CountedWith
 
 
 def rows_of(prediction_lengths: NDArray[np.int64], reference_lengths: NDArray[np.int64],
@@ -35,46 +21,6 @@ def rows_of(prediction_lengths: NDArray[np.int64], reference_lengths: NDArray[np
     orders = matches.shape[1]
     totals = np.maximum(prediction_lengths[:, None] - np.arange(orders), 0)
     return np.column_stack([prediction_lengths, reference_lengths, matches, totals]).astype(np.int64, copy=False)
-
-
-class CountedWith(NamedTuple):
-    """The settings that decide a corpus's statistics rows: the tokenizer by its signature name
-    (which names the ``moses`` language and the SentencePiece model), lowercasing, right-stripping,
-    the reference length and how many orders are counted."""
-
-    tokenizer: str
-    lowercase: bool
-    rstrip: bool
-    ref_length: str
-    orders: int
-
-    def text(self) -> str:
-        """One line that names every field, as a column of statistics stores it."""
-        return "|".join(f"{name}={value}" for name, value in zip(self._fields, self))
-
-    @classmethod
-    def from_text(cls, text: str) -> "CountedWith":
-        """The settings that ``text()`` wrote, or a ValueError naming the text."""
-        try:
-            fields = dict(field.split("=", 1) for field in text.split("|"))
-            return cls(fields["tokenizer"], fields["lowercase"] == "True", fields["rstrip"] == "True",
-                       fields["ref_length"], int(fields["orders"]))
-        except (KeyError, ValueError, AttributeError):
-            raise ValueError(f"statistics column 'counted_with' must hold the settings that counted the rows, as "
-                             f"statistics() writes them, got {text!r:.120}") from None
-
-    def code(self) -> int:
-        """A number from 1 to 2**31 - 1 that stands for these settings in a summed vector, the same
-        in every process and on every machine."""
-        digest = hashlib.blake2b(self.text().encode("utf-8"), digest_size=8).digest()
-        return int.from_bytes(digest, "big") % (2**31 - 1) + 1
-
-    def difference(self, other: "CountedWith") -> tuple[str, str]:
-        """The first setting where these differ from ``other``, as "name=this" and "name=that"."""
-        for name, mine, theirs in zip(self._fields, self, other):
-            if mine != theirs:
-                return f"{name}={mine!r}", f"{name}={theirs!r}"
-        return "", ""
 
 
 class Sums(NamedTuple):
@@ -258,12 +204,12 @@ class Statistics:
         return orders if orders >= 1 and rest == 0 else None
 
     @classmethod
-    def from_dict(cls, columns: "Mapping[str, Any]") -> "Statistics":
+    def from_dict(cls, columns: Mapping[str, Any]) -> "Statistics":
         """Statistics from the columns that ``as_dict`` gives (a dict, or a ``datasets.Dataset``),
-        checked where they enter (see ``stored_statistics``)."""
-        from .stored_statistics import statistics_from_dict
-
-        return statistics_from_dict(columns)
+        checked where they enter (see ``columns``)."""
+        checked = checked_columns(columns)
+        return cls.from_columns(checked.prediction_length, checked.reference_length, checked.matches, checked.totals,
+                                checked.references.tolist(), checked.counted_with)
 
     @staticmethod
     def vector_sums(vector: NDArray[np.int64]) -> Sums:
@@ -300,3 +246,27 @@ class Statistics:
         if self.counted_with is not None:
             columns["counted_with"] = [self.counted_with.text()] * len(self)
         return columns
+
+
+def checked_vector(vector: object) -> NDArray[np.int64]:
+    """A summed statistics vector (``Statistics.vector``, summed over parts) as int64, checked: a
+    1-D integer array of a vector's length, of non-negative counts of at least one segment with at
+    least one reference each, its matches at most its totals and its totals at most its
+    denominators; else a TypeError or ValueError that says what is wrong."""
+    array = np.asarray(vector)
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or (array.dtype == object and len(array) == 0)):
+        raise TypeError(f"statistics must be the Statistics from exactbleu.statistics(), or the 1-D integer vector "
+                        f"of Statistics.vector(), got {type(vector).__name__}: {vector!r:.80}")
+    if Statistics.vector_orders(len(array)) is None:
+        raise ValueError(f"the statistics vector holds {len(array)} numbers, which no vector of Statistics.vector() "
+                         f"holds: sum the vectors of statistics counted with the same options")
+    array = array.astype(np.int64)
+    if (array < 0).any() or array[0] < 1 or array[1] < array[0] or array[4] < 1:
+        raise ValueError(f"the statistics vector must hold non-negative counts of at least one segment with at "
+                         f"least one reference each, got {array.tolist()!r:.200}")
+    sums = Statistics.vector_sums(array)
+    if any(m > t for m, t in zip(sums.matches, sums.totals)) or \
+            any(t > d for t, d in zip(sums.totals, sums.denominators)):
+        raise ValueError("the statistics vector's matches exceed its totals, or its totals its denominators: it "
+                         "is not a sum of Statistics.vector()s")
+    return array

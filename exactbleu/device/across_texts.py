@@ -6,29 +6,26 @@ Every n-gram of the texts gets a number, the same wherever the n-gram is the sam
 is its token's rank among the distinct ids; an n-gram's is the rank of (its (n-1)-gram's number,
 its last token's). Sorting (n-gram, text) pairs groups each n-gram's texts side by side, with how
 often each holds it. Self-BLEU clips a text's count by the largest count of the others (the
-n-gram's two largest counts decide it, as ``self_statistics`` explains); a matrix entry's clipped
-matches are a sum over n-grams of the least of two counts, gathered from the references' counts
-a block of predictions at a time. Counts are integers: exact on any device.
+n-gram's two largest counts decide it, as ``counting.self_bleu_statistics`` explains); a matrix
+entry's clipped matches are a sum over n-grams of the least of two counts, gathered from the
+references' counts a block of predictions at a time. Counts are integers: exact on any device.
 """
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
-from .tensor_counting import dense_ranks, run_starts
-from .tensor_ids import TensorIds
+import torch
 
-if TYPE_CHECKING:
-    import torch
+from .checks import TensorIds
+from .corpus import dense_ranks, run_starts
 
 # The references' counts one gather reads at once, and a block of entries of the matrix: about
 # 256 MB each.
 _GATHERED = 1 << 26
 
 
-def ngram_pairs(texts: TensorIds, orders: int) -> Iterator[tuple["torch.Tensor", "torch.Tensor", "torch.Tensor"]]:
+def ngram_pairs(texts: TensorIds, orders: int) -> Iterator[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
     """For each order: every (n-gram, text) pair that occurs, sorted by n-gram then text, as three
     tensors (n-gram number, text, how often the text holds it)."""
-    import torch
     rows, device = texts.ids, texts.ids.device
     count, width = rows.shape
     remaining = texts.lengths[:, None] - torch.arange(width, device=device)
@@ -53,9 +50,8 @@ def ngram_pairs(texts: TensorIds, orders: int) -> Iterator[tuple["torch.Tensor",
         yield distinct // count, distinct % count, held
 
 
-def self_matches(texts: TensorIds, orders: int) -> "torch.Tensor":
+def self_matches(texts: TensorIds, orders: int) -> torch.Tensor:
     """Each text's clipped matches of each order against all the other texts, (texts, orders)."""
-    import torch
     count = int(texts.lengths.shape[0])
     matches = torch.zeros((count, orders), dtype=torch.int64, device=texts.ids.device)
     for n, (gram, text, held) in enumerate(ngram_pairs(texts, orders)):
@@ -72,10 +68,9 @@ def self_matches(texts: TensorIds, orders: int) -> "torch.Tensor":
     return matches
 
 
-def matrix_matches(texts: TensorIds, predictions: int, orders: int) -> "torch.Tensor":
+def matrix_matches(texts: TensorIds, predictions: int, orders: int) -> torch.Tensor:
     """The clipped matches of every (prediction, reference) pair, (predictions, references,
     orders) int32: ``texts`` holds the predictions, then the references."""
-    import torch
     device = texts.ids.device
     references = int(texts.lengths.shape[0]) - predictions
     matches = torch.zeros((predictions, references, orders), dtype=torch.int32, device=device)
@@ -100,11 +95,10 @@ def matrix_matches(texts: TensorIds, predictions: int, orders: int) -> "torch.Te
     return matches
 
 
-def _add_minima(into: "torch.Tensor", rows: "torch.Tensor", slots: "torch.Tensor", counts: "torch.Tensor",
-                table: "torch.Tensor") -> None:
+def _add_minima(into: torch.Tensor, rows: torch.Tensor, slots: torch.Tensor, counts: torch.Tensor,
+                table: torch.Tensor) -> None:
     """Add min(count, table[slot]) to ``into[row]`` for each (row, slot, count), a bounded block of
     them at a time."""
-    import torch
 
     step = max(1, _GATHERED // max(1, table.shape[1]))
     for start in range(0, len(rows), step):

@@ -1,12 +1,10 @@
-"""The evaluate metric: its card, its features, and the ``Bleu`` class that ``bleu_metric.py``
-hands to ``evaluate.load``. It keeps evaluate's batches and delegates all of BLEU to the public
-API; its argument description is made from the option and choice declarations.
+"""The ``Bleu`` class that ``bleu_metric.py`` hands to ``evaluate.load``, with its features. It
+keeps evaluate's batches and delegates all of BLEU to the public API.
 
 The class lives in the package, not in the script evaluate copies, so that a loaded metric
-pickles by reference to ``exactbleu.evaluate_metric.Bleu``: a fresh Dask or Ray worker, which
-has the package but not evaluate's copy of the script, can unpickle and use it. Only this module
-imports evaluate and datasets (the ``evaluate`` extra); the functional API and the command line
-never do.
+pickles by reference to ``exactbleu.metric.evaluate_metric.Bleu``: a fresh Dask or Ray worker,
+which has the package but not evaluate's copy of the script, can unpickle and use it. Only this
+module imports evaluate and datasets (the ``evaluate`` extra); nothing else of the package does.
 """
 
 import inspect
@@ -23,7 +21,7 @@ except ImportError as error:
     raise ImportError(f'the evaluate metric needs evaluate and datasets, which are not installed here ({error}): '
                       f'pip install "exactbleu[evaluate]"') from None
 
-from . import (
+from .. import (
     OPTIONS,
     PRESETS,
     Corpus,
@@ -40,7 +38,7 @@ from . import (
     score,
     statistics,
 )
-from .metric_card import CITATION, DESCRIPTION, inputs_description
+from .card import CITATION, DESCRIPTION, inputs_description
 
 _FEATURES = [
     datasets.Features({"predictions": datasets.Value("string", id="sequence"),

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .tokenizers import OTHER_SPACES, OTHER_SPACES_TO_SPACE, UncutText
+from ..tokenizers import OTHER_SPACES, OTHER_SPACES_TO_SPACE, UncutText
 
 SHORT_TOKEN_BYTES = 15
 _LONG_TOKEN = np.uint64(0xFF << 56)  # the length byte of a numbered long token
@@ -134,7 +134,7 @@ def token_bounds(text: str) -> tuple[bytes, bytes, NDArray[np.uint8], NDArray[np
     return encoded, padded, octets, starts, ends
 
 
-def count_tokens(text: str) -> int:
+def token_count(text: str) -> int:
     """How many tokens a token text holds, read from its bytes: no string is made per token."""
     return len(token_bounds(text)[3])
 

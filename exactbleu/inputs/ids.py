@@ -1,5 +1,7 @@
 """The boundary for token ids: segments as a model's tokenizer gives them, checked once, with
-messages that name the argument, and laid end to end as ``TokenIds`` (see ``tokenizers.ids``).
+messages that name the argument, and laid end to end as ``TokenIds``. No tokenizer applies: an id
+is a token, and the statistics of ids are those of the same ids written as words under
+``tokenizer="none"``, with no string made per token.
 
 Predictions are a 2-D padded integer array or a sequence of segments (lists or tuples of ints,
 1-D integer arrays); references one such segment per prediction, a list of them per prediction, a
@@ -8,25 +10,52 @@ before anything else is checked, such as padding (-100 included) and end-of-sequ
 """
 
 import itertools
-import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .text_inputs import as_list
-from .tokenizers.ids import TokenIds
+from .text import as_list
 
 Ints = NDArray[np.int64]
 Namer = Callable[[int], str]
 
 
-def is_tensor(value: object) -> bool:
-    """Whether a value is a torch tensor (torch is not imported to find out: a tensor's module has
-    imported it already)."""
-    torch = sys.modules.get("torch")
-    return torch is not None and isinstance(value, torch.Tensor)
+class TokenIds:
+    """Segments of token ids: ``ids`` end to end (int64), ``lengths`` one per segment, and for
+    references ``groups``, how many segments each prediction has."""
+
+    __slots__ = ("groups", "ids", "lengths")
+
+    def __init__(self, ids: np.ndarray, lengths: np.ndarray, groups: np.ndarray | None = None):
+        self.ids, self.lengths, self.groups = ids, lengths, groups
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Where each segment starts in ``ids``, and where the last ends."""
+        return np.concatenate(([0], np.cumsum(self.lengths)))
+
+    def segments(self, start: int, stop: int) -> "TokenIds":
+        """Segments ``start`` to ``stop``, without their groups."""
+        offsets = self.offsets
+        return TokenIds(self.ids[offsets[start] : offsets[stop]], self.lengths[start:stop])
+
+    def grouped(self, start: int, stop: int) -> "TokenIds":
+        """The segments of groups ``start`` to ``stop`` (the references of those predictions)."""
+        groups = cast(np.ndarray, self.groups)  # references, whose groups are set
+        firsts = np.concatenate(([0], np.cumsum(groups)))
+        part = self.segments(int(firsts[start]), int(firsts[stop]))
+        part.groups = groups[start:stop]
+        return part
+
+    def as_lists(self) -> list[list[int]]:
+        """Each segment's ids as a list of ints."""
+        ids, offsets = self.ids.tolist(), self.offsets.tolist()
+        return [ids[offsets[number] : offsets[number + 1]] for number in range(len(self.lengths))]
+
+    def __len__(self) -> int:
+        return len(self.lengths)
 
 
 def is_token_ids(predictions: object) -> bool:

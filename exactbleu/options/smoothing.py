@@ -10,7 +10,7 @@ the choices without loading numpy.
 
 from typing import NamedTuple
 
-from .declaring import Registry
+from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
 HF, SACREBLEU, NLTK = "HF", "sacrebleu", "NLTK"
@@ -60,11 +60,10 @@ def arithmetic_of(method: str | None) -> str:
     return HF if method is None else SMOOTHING[method].arithmetic
 
 
-def markdown_table() -> str:
+def smoothing_table() -> str:
     """The docs' table of the smoothing methods."""
-    lines = ["| `smooth_method` | arithmetic | what it does | `smooth_value` |", "|---|---|---|---|",
-             f"| `None` | {HF} | no smoothing (`smooth=True`: add one at every order) | - |"]
+    rows = [["`None`", HF, "no smoothing (`smooth=True`: add one at every order)", "-"]]
     for method in SMOOTHING.values():
         default = "-" if method.default is None else f"default {method.default:g}"
-        lines.append(f"| `\"{method.name}\"` | {method.arithmetic} | {method.describe} | {default} |")
-    return "\n".join(lines)
+        rows.append([f"`\"{method.name}\"`", method.arithmetic, method.describe, default])
+    return markdown_table(["`smooth_method`", "arithmetic", "what it does", "`smooth_value`"], rows)

@@ -5,25 +5,23 @@ reference length that reference's length, whichever rule; the clipped matches of
 sums of minima, sum over n-grams of min(a, b), and min(a, b) = sum over k >= 1 of [a >= k][b >= k].
 So each order's matches are sums of products of sparse 0/1 matrices, predictions by n-grams
 times n-grams by references: scipy's sparse products, a block of predictions at a time, so memory
-stays bounded. The scores of a block come from its statistics rows, as ``sentence_scores``;
-blocks are worked out in threads, as numpy and scipy run outside the GIL.
+stays bounded. The scores of a block come from its statistics rows, by the scorer the caller
+gives; blocks are worked out in threads, as numpy and scipy run outside the GIL.
 """
 
 import threading
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..sufficient_statistics import CountedWith, Statistics
+from ..tokenizers import extra
 from .ngrams import Tokens, ngram_counts
-from .scoring import sentence_scores, several_weight_sets
-from .sufficient_statistics import CountedWith, Statistics
 from .threads import in_threads
-from .tokenizers import extra
 
-if TYPE_CHECKING:
-    from .options import Settings
+Scorer = Callable[[Statistics], NDArray[np.float64]]  # rows' sentence scores: (rows,), or (weight sets, rows)
 
 # Entries worked out at once: their statistics rows and scores take about 500 bytes each at the peak.
 _BLOCK_CELLS = 250_000
@@ -83,15 +81,15 @@ class MatrixSides:
         return matches
 
 
-def bleu_matrix_of(tokens: Tokens, predictions: int, settings: "Settings", counted_with: CountedWith,
-                   threads: int = 1) -> NDArray[np.float64]:
-    """The BLEU matrix of ``tokens`` (the predictions, then the references): a float64 array of
-    shape (predictions, references), or (weight sets, predictions, references). Blocks of
-    predictions are scored in up to ``threads`` threads, each into its own rows of the matrix."""
+def matrix_scores(tokens: Tokens, predictions: int, counted_with: CountedWith, score: Scorer, sets: int | None,
+                  threads: int = 1) -> NDArray[np.float64]:
+    """The BLEU matrix of ``tokens`` (the predictions, then the references), each block's rows
+    scored by ``score``: a float64 array of shape (predictions, references), or with ``sets``
+    weight sets (sets, predictions, references). Blocks of predictions are worked out in up to
+    ``threads`` threads, each into its own rows of the matrix."""
     sides = MatrixSides(tokens, predictions, counted_with.orders)
     references, orders = sides.references, counted_with.orders
     prediction_lengths, reference_lengths = tokens.lengths[:predictions], tokens.lengths[predictions:]
-    sets = len(cast("tuple[Any, ...]", settings.scoring.weights)) if several_weight_sets(settings) else None
     result = np.empty((*([sets] if sets else []), predictions, references))
     bounds = sides.blocks()
 
@@ -106,7 +104,7 @@ def bleu_matrix_of(tokens: Tokens, predictions: int, settings: "Settings", count
                                                  sides.matches(first, last).reshape(rows, orders),
                                                  np.maximum(lengths[:, None] - np.arange(orders), 0), None,
                                                  counted_with)
-            scores = sentence_scores(statistics, settings)
+            scores = score(statistics)
             result[..., first:last, :] = scores.reshape((*scores.shape[:-1], last - first, references))
 
     in_threads(score_blocks, range(len(bounds)), max(1, min(threads, len(bounds))))

@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .limits import SEGMENT_BITS, max_token_bits
+from ..limits import SEGMENT_BITS, max_token_bits
+from ..sufficient_statistics import rows_of, segment_matches
 from .reading import TokenTable, fingerprints, token_table, tokens_of_lines
-from .sufficient_statistics import rows_of, segment_matches
 
 Ints = NDArray[np.int64]
 CHUNK_SEGMENTS = 1 << SEGMENT_BITS  # segments counted together: their index within the chunk takes 12 bits

@@ -1,36 +1,31 @@
-"""Counting: a corpus's predictions and references become its ``Statistics``.
+"""A corpus's predictions and references become its ``Statistics``, on the host.
 
 ``count`` is the one entry. A few segments are counted by the definition itself
-(``statistics.segment_row``, with Python's sets): numpy's fixed cost per call, which the engine
-spreads over many tokens, would be most of the time there. Every other corpus goes to the numpy
-engine (``engine.py``), a chunk of segments at a time, in up to two threads, with the references'
-statistics kept for the next call with the same references (a training loop scores new
-predictions against the same references every epoch).
+(``sufficient_statistics.segment_row``, with Python's sets): numpy's fixed cost per call, which the
+engine spreads over many tokens, would be most of the time there. Every other corpus goes to the
+numpy engine (``engine``), a chunk of segments at a time, in up to two threads, with the
+references' statistics kept in a ``ReferenceCache`` where one is given.
 """
 
-import collections
 import itertools
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..inputs import TokenIds
+from ..options import Settings
+from ..sufficient_statistics import CountedWith, Statistics, segment_row
+from ..tokenizers import TOKENIZERS, reader_text, token_text
+from .cache import ReferenceCache, cache_key
 from .engine import CHUNK_SEGMENTS, ReferenceStatistics, chunk_statistics
-from .reading import TokenTable, count_tokens, id_table
-from .sufficient_statistics import CountedWith, Statistics, segment_row
+from .reading import TokenTable, id_table, token_count
 from .threads import THREADS_MIN_TOKENS, in_threads, thread_count
-from .tokenizers import TOKENIZERS, reader_text, token_text
-from .tokenizers.ids import TokenIds
-
-if TYPE_CHECKING:
-    from .options import Settings
 
 Predictions = list[str] | TokenIds
 References = list[list[str]] | TokenIds
 Progress = Callable[[int], object]
-CacheKey = tuple[Any, ...]  # ending with the references themselves, in a row
 Rows = NDArray[np.int64] | list[list[int]]
 
 # A few segments: at most this many characters of token text, predictions and references (about
@@ -39,8 +34,8 @@ _FEW_SEGMENTS_TEXT = 10_000
 _FEW_DOCUMENTS = 256
 
 
-def count(predictions: Predictions, references: References, settings: "Settings", counted: CountedWith,
-          cache: Optional["ReferenceCache"] = None, threads: int | None = None,
+def count(predictions: Predictions, references: References, settings: Settings, counted: CountedWith,
+          cache: ReferenceCache | None = None, threads: int | None = None,
           progress: Progress | None = None, max_tokens: int | None = None) -> Statistics:
     """The statistics of a corpus (``references``: a list of references per prediction, or token
     ids grouped by prediction), counting ``counted.orders`` n-gram orders, under the settings'
@@ -78,12 +73,12 @@ def _group_sizes(references: References) -> list[int]:
     return list(map(len, references))
 
 
-def corpus_tokens(texts: list[str], settings: "Settings") -> int:
+def corpus_tokens(texts: list[str], settings: Settings) -> int:
     """How many tokens the texts hold under the settings' tokenizing: what ``max_tokens`` bounds."""
-    return count_tokens(reader_text(texts, settings.tokenize))
+    return token_count(reader_text(texts, settings.tokenize))
 
 
-def _few_segments(predictions: list[str], references: list[list[str]], settings: "Settings", orders: int,
+def _few_segments(predictions: list[str], references: list[list[str]], settings: Settings, orders: int,
                   max_tokens: int | None) -> list[list[int]] | None:
     """The statistics rows of a few segments by the definition, or None where the corpus is not few."""
     if sum(map(len, predictions)) + sum(len(reference) for segment in references for reference in segment) \
@@ -93,13 +88,13 @@ def _few_segments(predictions: list[str], references: list[list[str]], settings:
     reference_text = token_text(list(itertools.chain.from_iterable(references)), settings.tokenize)
     if len(prediction_text) + len(reference_text) > _FEW_SEGMENTS_TEXT:
         return None
-    if max_tokens is not None and count_tokens(prediction_text) + count_tokens(reference_text) > max_tokens:
+    if max_tokens is not None and token_count(prediction_text) + token_count(reference_text) > max_tokens:
         return None  # the chunked path raises the error
     return few_segment_rows(prediction_text, reference_text, list(map(len, references)), orders,
                             settings.statistics.ref_length)
 
 
-def _few_id_rows(predictions: TokenIds, references: TokenIds, settings: "Settings", orders: int,
+def _few_id_rows(predictions: TokenIds, references: TokenIds, settings: Settings, orders: int,
                  max_tokens: int | None) -> list[list[int]] | None:
     """The statistics rows of a few segments of token ids by the definition, or None where they
     are not few."""
@@ -127,8 +122,8 @@ def few_segment_rows(prediction_text: str, reference_text: str, counts: Sequence
     return rows
 
 
-def _chunked_rows(predictions: Predictions, references: References, settings: "Settings", orders: int,
-                  cache: Optional["ReferenceCache"], threads: int | None, progress: Progress | None,
+def _chunked_rows(predictions: Predictions, references: References, settings: Settings, orders: int,
+                  cache: ReferenceCache | None, threads: int | None, progress: Progress | None,
                   max_tokens: int | None) -> NDArray[np.int64]:
     """The statistics rows of a corpus by the numpy engine, as an int64 array.
 
@@ -145,7 +140,7 @@ def _chunked_rows(predictions: Predictions, references: References, settings: "S
         references, TokenIds) else 0
     threads = _thread_count(threads, len(predictions) + reference_count, ids, settings)
     bounds = _chunk_bounds(len(predictions), threads, _chunk_segments(len(predictions), ids))
-    key = _cache_key(references, reference_count, settings, orders, len(bounds)) if cache is not None else None
+    key = cache_key(references, reference_count, settings, orders, len(bounds)) if cache is not None else None
     cached = cache.get(key) if cache is not None and key is not None else None
     prepared: list[ReferenceStatistics | None] = list(cached) if cached else [None] * len(bounds)
     rows: list[NDArray[np.int64]] = [np.zeros((0, 2 + 2 * orders), dtype=np.int64)] * len(bounds)
@@ -175,19 +170,7 @@ def _chunked_rows(predictions: Predictions, references: References, settings: "S
     return np.concatenate(rows) if rows else np.zeros((0, 2 + 2 * orders), dtype=np.int64)
 
 
-def _cache_key(references: References, reference_count: int, settings: "Settings", orders: int,
-               chunks: int) -> CacheKey | None:
-    """The reference cache's key for these references, or None where they are not cached. A
-    callable tokenizer is never cached: what it returns may change between calls (a bound method,
-    an object with a flag), and a cached answer would then be stale. Nor are token ids."""
-    if reference_count > _REFERENCE_CACHE_REFERENCES or not isinstance(settings.tokenize.tokenizer, str) \
-            or not isinstance(references, list):
-        return None
-    # The references' statistics depend on their tokens and the order, and on nothing else.
-    return (settings.tokenize, orders, chunks, *_references_key(references))
-
-
-def _prediction_text(predictions: Predictions, start: int, end: int, settings: "Settings") -> str | TokenTable:
+def _prediction_text(predictions: Predictions, start: int, end: int, settings: Settings) -> str | TokenTable:
     """What the engine reads of a chunk's predictions: their token text, or their ids' table."""
     if isinstance(predictions, TokenIds):
         part = predictions.segments(start, end)
@@ -196,7 +179,7 @@ def _prediction_text(predictions: Predictions, start: int, end: int, settings: "
 
 
 def _reference_text(references: References, start: int, end: int,
-                    settings: "Settings") -> tuple[str | TokenTable, list[int]]:
+                    settings: Settings) -> tuple[str | TokenTable, list[int]]:
     """What the engine reads of a chunk's references, and how many each prediction has."""
     if isinstance(references, TokenIds):
         chunk = references.grouped(start, end)
@@ -215,7 +198,7 @@ class _Budget:
     def spend(self, text: str | TokenTable) -> None:
         if self.max_tokens is None:
             return
-        tokens = len(text.low) if isinstance(text, TokenTable) else count_tokens(text)
+        tokens = len(text.low) if isinstance(text, TokenTable) else token_count(text)
         with self.lock:
             self.spent += tokens
             if self.spent > self.max_tokens:
@@ -245,7 +228,7 @@ def _chunk_bounds(segments: int, threads: int, per_chunk: int = CHUNK_SEGMENTS) 
     return list(itertools.pairwise(edges))
 
 
-def _thread_count(asked: int | None, documents: int, ids: int, settings: "Settings") -> int:
+def _thread_count(asked: int | None, documents: int, ids: int, settings: Settings) -> int:
     """How many threads count a corpus of this many documents (predictions plus references) and
     token ids (none for text): one for a small corpus (a thread would cost more than it saves), for
     a custom tokenizer (the user's function may not be thread-safe) and for a tokenizer not
@@ -258,44 +241,3 @@ def _thread_count(asked: int | None, documents: int, ids: int, settings: "Settin
 
 
 _THREADS_MIN_DOCUMENTS = 2_000  # predictions plus references
-
-
-def _references_key(references: list[list[str]]) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """The references, compared in full: how many each segment has, and all of them in a row."""
-    return tuple(map(len, references)), tuple(itertools.chain.from_iterable(references))
-
-
-_REFERENCE_CACHE_ENTRIES = 2
-_REFERENCE_CACHE_REFERENCES = 250_000
-
-
-class ReferenceCache:
-    """The prepared reference statistics of the last few reference sets (at most
-    _REFERENCE_CACHE_ENTRIES of them, and _REFERENCE_CACHE_REFERENCES references in all).
-
-    Threads may share it: an entry goes in whole once every chunk is counted, and is never changed
-    after, so a call that is interrupted leaves nothing half-made. The key holds the references
-    themselves, compared in full, not a hash of them.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: collections.OrderedDict[CacheKey, tuple[Any, ...]] = collections.OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, key: CacheKey) -> tuple[Any, ...] | None:
-        with self._lock:
-            chunks = self._entries.get(key)
-            if chunks is not None:
-                self._entries.move_to_end(key)
-            return chunks
-
-    def put(self, key: CacheKey, chunks: Sequence[Any]) -> None:
-        with self._lock:
-            self._entries[key] = tuple(chunks)
-            # A key ends with the references themselves, in a row: its length is their number.
-            while (len(self._entries) > _REFERENCE_CACHE_ENTRIES
-                   or sum(len(key[-1]) for key in self._entries) > _REFERENCE_CACHE_REFERENCES):
-                self._entries.popitem(last=False)

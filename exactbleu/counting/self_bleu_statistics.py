@@ -22,8 +22,8 @@ from typing import NamedTuple, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from ..sufficient_statistics import CountedWith, Statistics, other_lengths
 from .ngrams import Tokens, Where, ngram_counts
-from .sufficient_statistics import CountedWith, Statistics
 
 
 class TopCounts(NamedTuple):
@@ -63,23 +63,7 @@ def clipped(count: np.ndarray, top: np.ndarray, second: np.ndarray) -> np.ndarra
     return np.where(count < top, count, second)
 
 
-def other_lengths(lengths: np.ndarray, values: np.ndarray, counts: np.ndarray, ref_length: str) -> np.ndarray:
-    """Each text's reference length among the others, from the histogram of every text's length
-    (``values`` sorted, ``counts`` how many texts have each): the shortest, or the closest, a tie
-    going to the shorter."""
-    own = np.searchsorted(values, lengths)
-    if ref_length == "shortest":
-        alone_at_least = (own == 0) & (counts[0] == 1)
-        return np.where(alone_at_least, values[np.minimum(1, len(values) - 1)], values[0])
-    shared = counts[own] > 1
-    below = np.where(own > 0, values[np.maximum(own - 1, 0)], -1)
-    above = np.where(own + 1 < len(values), values[np.minimum(own + 1, len(values) - 1)], -1)
-    down = np.where(below >= 0, lengths - below, np.iinfo(np.int64).max)
-    up = np.where(above >= 0, above - lengths, np.iinfo(np.int64).max)
-    return np.where(shared, lengths, np.where(down <= up, below, above))
-
-
-def self_statistics(tokens: Tokens, orders: int, ref_length: str, counted_with: CountedWith,
+def rows_against_the_others(tokens: Tokens, orders: int, ref_length: str, counted_with: CountedWith,
                     threads: int = 1) -> Statistics:
     """Each text's statistics row against all the others, in linear time (in up to ``threads``)."""
     texts = len(tokens.lengths)

@@ -8,13 +8,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .options import Settings, Signature, check_counted_with, counted_orders, counted_with
-from .scoring import score as score_sums
-from .scoring import score_corpus
-from .scoring import sentence_scores as score_sentences
+from ..options import Settings, Signature, check_counted_with, counted_orders, counted_with
+from ..sufficient_statistics import Statistics, checked_vector
+from . import result_of_sums, scores_of_rows
 from .significance import bootstrap_interval
-from .stored_statistics import checked_vector
-from .sufficient_statistics import Statistics
 
 Result = dict[str, Any]
 
@@ -51,9 +48,9 @@ def checked_vector_for(vector: object, settings: Settings) -> NDArray[np.int64]:
 
 def result_of_statistics(statistics: Statistics, settings: Settings) -> Result:
     """The result dict of a corpus's statistics, with the extra keys the settings ask for."""
-    result = score_corpus(statistics, settings)
+    result = result_of_sums(statistics.sums(), settings)
     if settings.output.sentence_level:
-        result["sentence_bleu"] = score_sentences(statistics, settings).tolist()
+        result["sentence_bleu"] = scores_of_rows(statistics, settings).tolist()
     if settings.output.n_bootstrap:
         result["bleu_ci"] = bootstrap_interval(statistics, settings)
     if settings.output.signature:
@@ -69,7 +66,7 @@ def result_of_vector(vector: NDArray[np.int64], settings: Settings) -> Result:
         if asked:
             raise ValueError(f"{key} needs each segment's own statistics, which a summed vector does not hold: score "
                              f"the Statistics that exactbleu.statistics() returns (they add up with + too)")
-    result = score_sums(Statistics.vector_sums(vector), settings)
+    result = result_of_sums(Statistics.vector_sums(vector), settings)
     if settings.output.signature:
         result["signature"] = Signature(settings, Statistics.vector_references(vector)).format()
     return result

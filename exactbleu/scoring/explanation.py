@@ -6,13 +6,11 @@ explaining a million segments, one at a time, takes the memory of one.
 
 import collections
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import Any, cast, overload
 
-from .scoring import first_weight_set, sentence_results, sentence_scores
-from .sufficient_statistics import Statistics, segment_row
-
-if TYPE_CHECKING:
-    from .options import Settings
+from ..options import Settings
+from ..sufficient_statistics import Statistics, segment_row
+from . import first_weight_set, scored_rows_of, scores_of_rows
 
 
 def ngrams(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
@@ -21,10 +19,10 @@ def ngrams(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
 
 
 def explain_segment(prediction: str, references: list[str], tokenize: Callable[[str], list[str]],
-                    settings: "Settings", orders: int) -> dict[str, object]:
+                    settings: Settings, orders: int) -> dict[str, object]:
     """One segment's evidence: count each n-gram of the prediction, clip it by the most times it
     occurs in one reference, pick the reference length, apply the brevity penalty. Its score is a
-    per-sentence score (``scoring.sentence_scores``).
+    per-sentence score (``scoring.scores_of_rows``).
 
     ``tokenize`` is the settings' tokenizer (``tokenizers.make_tokenizer``), and ``orders`` how
     many orders the settings' statistics count; the evidence adds up to that row.
@@ -32,7 +30,7 @@ def explain_segment(prediction: str, references: list[str], tokenize: Callable[[
     tokens, reference_tokens = tokenize(prediction), [tokenize(reference) for reference in references]
     row = segment_row(tokens, reference_tokens, orders, settings.statistics.ref_length)
     statistics = Statistics([row], orders)
-    scores = sentence_scores(statistics, settings)
+    scores = scores_of_rows(statistics, settings)
     # A list with several weight sets.
     bleu: list[float] | float = scores[:, 0].tolist() if scores.ndim == 2 else float(scores[0])
     explained: list[dict[str, object]] = []
@@ -46,7 +44,7 @@ def explain_segment(prediction: str, references: list[str], tokenize: Callable[[
         explained.append({"n": n, "matches": sum(min(g["count"], g["max_reference_count"]) for g in grams),
                           "total": sum(counts.values()), "ngrams": grams})
     return {"prediction_tokens": tokens, "reference_tokens": reference_tokens, "reference_length": row[1],
-            "brevity_penalty": float(sentence_results(statistics, first_weight_set(settings)).brevity_penalty[0]),
+            "brevity_penalty": float(scored_rows_of(statistics, first_weight_set(settings)).brevity_penalty[0]),
             "sentence_bleu": bleu, "orders": explained}
 
 
@@ -56,7 +54,7 @@ class Explanations(collections.abc.Sequence[dict[str, object]]):
     holds them all at once."""
 
     def __init__(self, predictions: Sequence[str], references: Sequence[list[str]],
-                 tokenize: Callable[[str], list[str]], settings: "Settings", orders: int,
+                 tokenize: Callable[[str], list[str]], settings: Settings, orders: int,
                  max_tokens: int | None = None):
         self._predictions, self._references = predictions, references
         self._tokenize, self._settings, self._orders, self._max_tokens = tokenize, settings, orders, max_tokens

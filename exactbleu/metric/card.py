@@ -5,7 +5,7 @@ tokenizer's settings, the presets), so that it never goes stale. It imports no e
 
 import textwrap
 
-from . import OPTIONS, PRESETS
+from .. import OPTIONS, PRESETS
 
 CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,

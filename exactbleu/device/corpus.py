@@ -13,12 +13,11 @@ clipped matches are their minimum, summed by segment. Counts are integers: exact
 Only what a row ends with crosses to the host; the one arithmetic scores it there.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .tensor_ids import TensorIds, TensorReferences
+import torch
 
-if TYPE_CHECKING:
-    import torch
+from .checks import TensorIds, TensorReferences
 
 # Positions counted at once, times the orders counted (every order's are worked on together):
 # about 2 GB of work arrays on a GPU, 0.5 GB on a CPU.
@@ -33,11 +32,10 @@ def chunk_positions(device: Any) -> int:
 
 
 def sentence_rows(predictions: TensorIds, references: TensorReferences, orders: int,
-                  ref_length: str) -> "torch.Tensor":
+                  ref_length: str) -> torch.Tensor:
     """Each prediction's statistics row, ``[prediction length, reference length, matches per
     order, totals per order]``, as an int64 tensor on the predictions' device, and each
     prediction's number of references after it: shape (predictions, 3 + 2 * orders)."""
-    import torch
     count, most = references.lengths.shape
     width = max(int(predictions.ids.shape[1]), int(references.ids.shape[2]), 1)
     per_row = (most + 1) * width
@@ -62,16 +60,14 @@ def sentence_rows(predictions: TensorIds, references: TensorReferences, orders: 
 
 def _holds_wide_ids(predictions: TensorIds, references: TensorReferences) -> bool:
     """Whether an id reaches 2**31, past what packs beside a segment (one read of the device)."""
-    import torch
     most = torch.stack([predictions.ids.amax() if predictions.ids.numel() else predictions.lengths.new_zeros(()),
                         references.ids.amax() if references.ids.numel() else predictions.lengths.new_zeros(())])
     return bool(most.max().item() >= 1 << _TOKEN_BITS)
 
 
-def _reference_lengths(references: TensorReferences, lengths: "torch.Tensor", ref_length: str) -> "torch.Tensor":
+def _reference_lengths(references: TensorReferences, lengths: torch.Tensor, ref_length: str) -> torch.Tensor:
     """Each segment's reference length for the brevity penalty: the shortest present reference's,
     or the closest one's, a tie going to the shorter (the least (distance, length))."""
-    import torch
     big = torch.iinfo(torch.int64).max
     if ref_length == "shortest":
         return torch.where(references.present, references.lengths, big).amin(dim=1)
@@ -80,33 +76,29 @@ def _reference_lengths(references: TensorReferences, lengths: "torch.Tensor", re
     return packed.amin(dim=1) & 0xFFFFFFFF
 
 
-def run_starts(values: "torch.Tensor") -> "torch.Tensor":
+def run_starts(values: torch.Tensor) -> torch.Tensor:
     """Where each run of equal values starts along the last dimension: True at its first value."""
-    import torch
     starts = torch.ones_like(values, dtype=torch.bool)
     starts[..., 1:] = values[..., 1:] != values[..., :-1]
     return starts
 
 
-def _ranks_of_sorted(ordered: "torch.Tensor", order: "torch.Tensor") -> "torch.Tensor":
+def _ranks_of_sorted(ordered: torch.Tensor, order: torch.Tensor) -> torch.Tensor:
     """Each key's rank among the distinct keys, from the keys sorted and where each came from."""
-    import torch
     ranks = torch.empty_like(order)
     ranks[order] = torch.cumsum(run_starts(ordered), 0) - 1
     return ranks
 
 
-def dense_ranks(keys: "torch.Tensor") -> "torch.Tensor":
+def dense_ranks(keys: torch.Tensor) -> torch.Tensor:
     """Each key's rank among the distinct keys (equal keys, equal ranks), by one sort."""
-    import torch
     return _ranks_of_sorted(*torch.sort(keys))
 
 
-def _chunk_matches(prediction_ids: "torch.Tensor", prediction_lengths: "torch.Tensor",
-                   reference_ids: "torch.Tensor", reference_lengths: "torch.Tensor", present: "torch.Tensor",
-                   orders: int, width: int, wide: bool) -> "torch.Tensor":
+def _chunk_matches(prediction_ids: torch.Tensor, prediction_lengths: torch.Tensor,
+                   reference_ids: torch.Tensor, reference_lengths: torch.Tensor, present: torch.Tensor,
+                   orders: int, width: int, wide: bool) -> torch.Tensor:
     """The clipped matches of each order of a chunk of segments, (segments, orders) int64."""
-    import torch
     device = prediction_ids.device
     segments, most = reference_lengths.shape
     rows = torch.zeros((segments * (most + 1), width), dtype=torch.int64, device=device)
@@ -130,12 +122,11 @@ def _chunk_matches(prediction_ids: "torch.Tensor", prediction_lengths: "torch.Te
     return matches
 
 
-def _sorted_orders(rows: "torch.Tensor", keys: "torch.Tensor", remaining: "torch.Tensor", segment: "torch.Tensor",
-                   side: "torch.Tensor", side_bits: int, orders: int) -> tuple["torch.Tensor", "torch.Tensor"]:
+def _sorted_orders(rows: torch.Tensor, keys: torch.Tensor, remaining: torch.Tensor, segment: torch.Tensor,
+                   side: torch.Tensor, side_bits: int, orders: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Each order's (n-gram, side) keys, sorted, and the segment of each sorted position: two
     (orders, positions) tensors. An n-gram's number is its (n-1)-gram's dense number and its last
     token's, so each order takes one sort."""
-    import torch
     width = rows.shape[1]
     owner = segment[:, None].expand(-1, width).reshape(-1)
     # A position where no n-gram starts gets a negative key of its own: it sorts first, alone in
@@ -158,8 +149,8 @@ def _sorted_orders(rows: "torch.Tensor", keys: "torch.Tensor", remaining: "torch
     return every_sorted, every_owner
 
 
-def _clipped_by_segment(sorted_keys: "torch.Tensor", owners: "torch.Tensor", side_bits: int, most: int,
-                        segments: int) -> "torch.Tensor":
+def _clipped_by_segment(sorted_keys: torch.Tensor, owners: torch.Tensor, side_bits: int, most: int,
+                        segments: int) -> torch.Tensor:
     """Each segment's clipped matches of each order, (segments, orders): per n-gram, the least of
     the prediction's count and the most any one reference holds, summed by segment. Every order
     at once, from its sorted keys (a row of ``sorted_keys`` per order), with no atomic add on a
@@ -169,7 +160,6 @@ def _clipped_by_segment(sorted_keys: "torch.Tensor", owners: "torch.Tensor", sid
     prediction's side sorts last in its group, so the group's last position holds the
     prediction's count, where it holds the n-gram at all. Positions sort by segment (those where
     no n-gram starts first), so a segment's sum is the difference of a running total at its ends."""
-    import torch
     orders = sorted_keys.shape[0]
     # Runs start anew at each order's row.
     pair = torch.cumsum(run_starts(sorted_keys).reshape(-1), 0) - 1

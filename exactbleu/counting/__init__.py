@@ -1,0 +1,75 @@
+"""Counting on the host: a corpus becomes its ``Statistics`` (``corpus``: a few segments by the
+definition, the rest by the numpy ``engine``, which reads token texts as bytes (``reading``), in
+worker ``threads``, with a ``ReferenceCache``); texts against each other become Self-BLEU's rows
+and statistics (``ngrams``, ``self_bleu_statistics``) and a BLEU matrix (``matrix_matches``).
+
+The functions below are what the dispatch calls here, as it calls ``device``'s for tensors.
+"""
+
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..inputs import Corpus, Texts, TokenIds
+from ..options import Settings, counted_orders, counted_with
+from ..sufficient_statistics import Statistics
+from .cache import ReferenceCache
+from .corpus import Progress, corpus_tokens, count
+from .matrix_matches import Scorer, matrix_scores
+from .ngrams import Tokens, tokens_of_ids, tokens_of_text
+from .self_bleu_statistics import SelfBleuStatistics, rows_against_the_others
+from .threads import thread_count
+
+
+def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = None, max_tokens: int | None = None,
+                      cache: ReferenceCache | None = None, progress: Progress | None = None) -> Statistics:
+    """The statistics of a corpus of text or token ids (see ``corpus.count``)."""
+    return count(corpus.predictions, corpus.references, settings, counted_with(settings), cache, threads, progress,
+                 max_tokens)
+
+
+def _tokens(texts: Texts, settings: Settings) -> Tokens:
+    if isinstance(texts.values, TokenIds):
+        return tokens_of_ids(texts.values)
+    return tokens_of_text(texts.values, settings.tokenize)
+
+
+def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:
+    """Each text's statistics row against all the other texts, in linear time."""
+    tokens = _tokens(texts, settings)
+    return rows_against_the_others(tokens, counted_orders(settings), settings.statistics.ref_length,
+                                   counted_with(settings), thread_count(threads, len(tokens.ids)))
+
+
+def shard_statistics(texts: Texts, settings: Settings, threads: int | None = None) -> SelfBleuStatistics:
+    """What Self-BLEU needs of a shard of a corpus, which adds up across shards."""
+    tokens = _tokens(texts, settings)
+    return SelfBleuStatistics.of(tokens, counted_orders(settings), counted_with(settings),
+                                 thread_count(threads, len(tokens.ids)))
+
+
+def self_rows_against(texts: Texts, corpus: SelfBleuStatistics, settings: Settings) -> Statistics:
+    """Each text's statistics row against all the other texts of the corpus whose Self-BLEU
+    statistics ``corpus`` holds (these texts are a shard of it)."""
+    return corpus.rows_of(_tokens(texts, settings), settings.statistics.ref_length)
+
+
+def matrix(predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
+           threads: int | None = None) -> NDArray[np.float64]:
+    """The BLEU matrix of predictions against references (both text, or both ids)."""
+    if isinstance(predictions.values, TokenIds):
+        ids = TokenIds(np.concatenate([predictions.values.ids, references.values.ids]),
+                       np.concatenate([predictions.values.lengths, references.values.lengths]))
+        tokens = tokens_of_ids(ids)
+    else:
+        tokens = tokens_of_text(predictions.values + references.values, settings.tokenize)
+    return matrix_scores(tokens, predictions.size, counted_with(settings), score, sets, thread_count(threads))
+
+
+def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> NDArray[np.float64]:
+    """Scores as the host gives them: a float64 array."""
+    return scores
+
+
+__all__ = ["Progress", "ReferenceCache", "Scorer", "SelfBleuStatistics", "corpus_statistics", "corpus_tokens",
+           "matrix", "returned", "self_rows", "self_rows_against", "shard_statistics"]

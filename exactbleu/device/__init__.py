@@ -1,0 +1,108 @@
+"""The torch path: token-id tensors checked on their device (``checks``), each prediction's row
+counted there (``corpus``), Self-BLEU's and a matrix's matches too (``across_texts``). Only rows
+cross to the host (``transfer``), where the one arithmetic scores them as it scores every other
+row, so the scores are bit for bit those of the same ids as arrays (a device's ``log`` and ``exp``
+are not CPython's); the scores go back to the device. This package imports torch: the dispatch
+imports it only when a tensor arrives, and calls what is here as it calls ``counting``'s.
+"""
+
+from typing import Any, TypeVar
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+
+from ..inputs import Corpus, Texts
+from ..options import Settings, counted_orders, counted_with
+from ..sufficient_statistics import Statistics, other_lengths
+from .across_texts import matrix_matches, self_matches
+from .checks import TensorIds, TensorReferences, check_tensor_ids, check_tensor_texts
+from .corpus import sentence_rows
+from .transfer import distinct_rows, host_ids, host_references, joined_texts, on_device_of
+
+Checked = TypeVar("Checked", Corpus, Texts)
+Scorer = Any  # Callable[[Statistics], NDArray[np.float64]], as counting.matrix_matches has it
+
+
+def checked_corpus(predictions: Any, references: Any, ignore_ids: object = None) -> Corpus:
+    """A corpus whose predictions are tensors, checked on their device (see ``checks``)."""
+    predicted, referenced = check_tensor_ids(predictions, references, ignore_ids)
+    return Corpus(predicted, referenced, "tensor")
+
+
+def checked_texts(texts: Any, name: str, ignore_ids: object = None) -> Texts:
+    """Texts given as tensors, checked on their device."""
+    checked = check_tensor_texts(texts, name, ignore_ids)
+    return Texts(checked, "tensor", int(checked.lengths.shape[0]))
+
+
+def in_cpu_memory(checked: Corpus | Texts) -> bool:
+    """Whether checked tensors lie in the CPU's memory."""
+    texts = checked.predictions if isinstance(checked, Corpus) else checked.values
+    return bool(texts.ids.device.type == "cpu")
+
+
+def on_host(checked: Checked) -> Checked:
+    """Checked tensors as the same ids on the host (``kind`` "ids"), for the host's counting."""
+    if isinstance(checked, Corpus):
+        return Corpus(host_ids(checked.predictions), host_references(checked.references), "ids")
+    return Texts(host_ids(checked.values), "ids", checked.size)
+
+
+def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = None, max_tokens: int | None = None,
+                      cache: object = None, progress: Any = None) -> Statistics:
+    """The statistics of a corpus of tensors, counted on their device (``threads`` and ``cache``
+    do not apply there)."""
+    predictions: TensorIds = corpus.predictions
+    references: TensorReferences = corpus.references
+    if max_tokens is not None:
+        tokens = int(predictions.lengths.sum()) + int(references.lengths.sum())
+        if tokens > max_tokens:
+            raise ValueError(f"the corpus holds {tokens:,} tokens, more than max_tokens={max_tokens:,}")
+    counted = counted_with(settings)
+    rows = sentence_rows(predictions, references, counted.orders, settings.statistics.ref_length).cpu().numpy()
+    statistics = Statistics(np.ascontiguousarray(rows[:, :-1]), counted.orders, rows[:, -1].tolist(), counted)
+    if progress:
+        progress(len(statistics))
+    return statistics
+
+
+def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:
+    """Each text's statistics row against all the other texts, counted on the texts' device."""
+    orders = counted_orders(settings)
+    matches = self_matches(texts.values, orders).cpu().numpy()
+    lengths = texts.values.lengths.cpu().numpy()
+    values, counts = np.unique(lengths, return_counts=True)
+    reference = other_lengths(lengths, values, counts, settings.statistics.ref_length)
+    return Statistics.from_columns(lengths, reference, matches, np.maximum(lengths[:, None] - np.arange(orders), 0),
+                                   [len(lengths) - 1] * len(lengths), counted_with(settings))
+
+
+def matrix(predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
+           threads: int | None = None) -> torch.Tensor:
+    """The BLEU matrix on the texts' device: a float64 tensor (predictions, references), or (weight
+    sets, predictions, references). Its distinct statistics rows cross to the host, ``score``
+    scores them there, and each entry gathers its row's score on the device."""
+    texts, counted = joined_texts(predictions.values, references.values), counted_with(settings)
+    rows_of, orders = predictions.size, counted.orders
+    matches = matrix_matches(texts, rows_of, orders).to(torch.int64)
+    mine, theirs = texts.lengths[:rows_of], texts.lengths[rows_of:]
+    columns = [mine[:, None].expand(-1, references.size), theirs[None, :].expand(rows_of, -1),
+               *(matches[:, :, n] for n in range(orders))]
+    distinct, inverse = distinct_rows(torch.stack([column.reshape(-1) for column in columns], dim=1))
+    rows = distinct.cpu().numpy()
+    lengths = rows[:, 0]
+    statistics = Statistics.from_columns(lengths, rows[:, 1], rows[:, 2:],
+                                         np.maximum(lengths[:, None] - np.arange(orders), 0), None, counted)
+    scores = on_device_of(score(statistics), texts.ids)
+    return scores[..., inverse].reshape(*scores.shape[:-1], rows_of, references.size)
+
+
+def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> torch.Tensor:
+    """Scores as a float64 tensor on the device the tensors came from."""
+    texts = checked.predictions if isinstance(checked, Corpus) else checked.values
+    return on_device_of(scores, texts.ids)
+
+
+__all__ = ["TensorIds", "TensorReferences", "checked_corpus", "checked_texts", "corpus_statistics", "in_cpu_memory",
+           "matrix", "on_host", "returned", "self_rows"]

@@ -1,0 +1,69 @@
+"""The boundary, where every corpus is checked once and its kind told: text (``text``), token ids
+(``ids``), or token-id tensors on any device (``tensors``), which ``device`` checks. Everything
+past it trusts its inputs, and chooses by ``kind`` alone.
+"""
+
+from typing import Any, Literal, NamedTuple
+
+from .ids import TokenIds, check_token_id_texts, check_token_ids, ignored_ids, is_token_ids
+from .tensors import holds_tensors
+from .text import check_inputs, check_texts, reference_lists
+
+Kind = Literal["text", "ids", "tensor"]
+
+
+class Corpus(NamedTuple):
+    """A corpus, checked: its predictions, and each prediction's references (a list of strings
+    each, or token ids grouped by prediction); ``kind`` says which ("text", "ids" or "tensor"),
+    and ``single_references`` whether each prediction's references were given as one string."""
+
+    predictions: Any  # list[str], TokenIds, or the device's tensors, as kind says
+    references: Any
+    kind: Kind
+    single_references: bool = False
+
+
+class Texts(NamedTuple):
+    """Texts, checked, as Self-BLEU and BLEU matrices take them: ``values`` (a list of strings,
+    ``TokenIds``, or the device's tensors), their ``kind`` and how many there are."""
+
+    values: Any
+    kind: Kind
+    size: int
+
+
+def kind_of(predictions: object) -> Kind:
+    """The kind of a corpus or of texts, told from the predictions (or texts) alone."""
+    if holds_tensors(predictions):
+        return "tensor"
+    return "ids" if is_token_ids(predictions) else "text"
+
+
+def checked_host_corpus(predictions: object, references: object, ignore_ids: object | None = None) -> Corpus:
+    """Check text (a list of references per prediction, or one reference string each) or token
+    ids (lists of ints or arrays) with ``ignore_ids`` dropped. Raises a ValueError or TypeError
+    that names the argument."""
+    if kind_of(predictions) == "ids":
+        ids = check_token_ids(predictions, references, ignore_ids)
+        return Corpus(ids[0], ids[1], "ids")
+    _no_ignore_ids(ignore_ids, "predictions")
+    checked, referenced, single = check_inputs(predictions, references)
+    return Corpus(checked, reference_lists(referenced), "text", single)
+
+
+def checked_host_texts(texts: object, name: str, ignore_ids: object | None = None) -> Texts:
+    """Check a list of texts, strings or token ids, as Self-BLEU and BLEU matrices take them."""
+    if kind_of(texts) == "ids":
+        ids = check_token_id_texts(texts, None if ignore_ids is None else ignored_ids(ignore_ids), name)
+        return Texts(ids, "ids", len(ids))
+    _no_ignore_ids(ignore_ids, name)
+    strings = check_texts(texts, name)
+    return Texts(strings, "text", len(strings))
+
+
+def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
+    if ignore_ids is not None:
+        raise ValueError(f"ignore_ids applies to token ids, but the {name} are text")
+
+
+__all__ = ["Corpus", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_texts", "kind_of"]

@@ -1,0 +1,53 @@
+"""BLEU matrices: every prediction against every reference, each entry a sentence score, from
+sparse products on the host (``counting.matrix_matches``) or sorts on a device, in blocks of
+predictions so that memory stays bounded."""
+
+import functools
+from collections.abc import Sequence
+from typing import Any, cast
+
+from ..dispatch import checked_texts, checked_threads, matrix, returned, settings_for
+from ..limits import MAX_CELLS
+from ..options import PresetChoice, check_no_output_options, resolve_settings
+from ..scoring import scores_of_rows, several_weight_sets
+from .scores import Scores
+
+
+def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: PresetChoice = "default", *,
+                ignore_ids: Sequence[int] | None = None, threads: int | None = None, **options: Any) -> Scores:
+    """Every prediction against every reference: entry ``[i, j]`` is exactly
+    ``sentence_bleu(predictions[i], [references[j]], preset, **options)["bleu"]``.
+
+    The clipped matches of all pairs come from sparse matrix products, a block of predictions at
+    a time, so memory stays bounded; the matrix itself holds at most ``MAX_CELLS`` (10**8)
+    entries. Needs scipy (``pip install "exactbleu[matrix]"``). ``threads`` bounds the threads
+    that work the blocks out (None: two where two cores are); for tensors, the work runs on
+    their device.
+
+    Args:
+        predictions, references: lists of texts, or of token ids (see ``corpus_bleu``); here
+            ``references`` is one reference per column, not a list per prediction.
+    Returns:
+        a float64 array of shape (len(predictions), len(references)); with several weight sets,
+        one such matrix per set.
+    """
+    settings = resolve_settings(preset, **options)
+    check_no_output_options(settings, "bleu_matrix")
+    checked_threads(threads)
+    rows = checked_texts(predictions, "predictions", ignore_ids)
+    columns = checked_texts(references, "references", ignore_ids)
+    if not rows.size or not columns.size:
+        raise ValueError(f"bleu_matrix needs at least one prediction and one reference, got {rows.size} and "
+                         f"{columns.size}")
+    if rows.size * columns.size > MAX_CELLS:
+        raise ValueError(f"a BLEU matrix of {rows.size:,} predictions x {columns.size:,} references has "
+                         f"{rows.size * columns.size:,} entries, more than the {MAX_CELLS:,} (800 MB) one call makes: "
+                         f"score it in blocks of predictions (bleu_matrix(predictions[i:j], references)), as the "
+                         f"blocks of a matrix are its rows")
+    if rows.kind != columns.kind:
+        both = "tensors, or neither" if "tensor" in (rows.kind, columns.kind) else "text or both be token ids"
+        raise TypeError(f"predictions and references must both be {both}")
+    settings = settings_for(rows.kind, settings)
+    sets = len(cast("tuple[Any, ...]", settings.scoring.weights)) if several_weight_sets(settings) else None
+    score = functools.partial(scores_of_rows, settings=settings)
+    return returned(matrix(rows, columns, settings, score, sets, threads), rows)

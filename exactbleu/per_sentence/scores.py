@@ -1,0 +1,31 @@
+"""Every prediction's sentence BLEU at once: the statistics rows of the corpus, each scored alone
+by the one arithmetic, with numpy over the rows rather than a loop of ``sentence_bleu``."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..counting import ReferenceCache
+from ..dispatch import corpus_of, corpus_statistics, returned, settings_for
+from ..options import PresetChoice, check_no_output_options, resolve_settings
+from ..scoring import scores_of_rows
+
+Scores = Any  # a float64 array, or for tensors a float64 tensor on their device
+
+
+def sentence_scores(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
+                    ignore_ids: Sequence[int] | None = None, threads: int | None = None,
+                    max_tokens: int | None = None, cache: ReferenceCache | None = None,
+                    **options: Any) -> Scores:
+    """Every prediction's per-sentence BLEU at once: a float64 array with one score per prediction
+    (or one row of them per weight set, with several). Entry ``i`` is
+    ``sentence_bleu(predictions[i], references[i], preset, **options)["bleu"]`` bit for bit, under
+    every preset and option (so under "sacrebleu", ``sacrebleu.sentence_bleu``'s score / 100, up to
+    the last bit that the division by 100 may round), computed with numpy over the rows of the
+    statistics, not a loop of ``sentence_bleu``. Takes text or token ids, as ``corpus_bleu`` does;
+    for torch tensors, the counting runs on their device, and the scores are a float64 tensor
+    there."""
+    settings = resolve_settings(preset, **options)
+    check_no_output_options(settings, "sentence_scores")
+    corpus = corpus_of(predictions, references, ignore_ids)
+    settings = settings_for(corpus.kind, settings)
+    return returned(scores_of_rows(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings), corpus)

@@ -1,0 +1,12 @@
+"""Sufficient statistics: all that BLEU needs of a segment, as one row of integers. ``definition``
+states a row; ``rows`` holds a corpus's rows as ``Statistics``, which add up; ``counted_with`` names
+the settings they were counted with; ``columns`` reads stored statistics back, checked.
+"""
+
+from .columns import CheckedColumns, checked_columns
+from .counted_with import CountedWith
+from .definition import other_lengths, reference_length, segment_matches, segment_row
+from .rows import Statistics, Sums, checked_vector, rows_of
+
+__all__ = ["CheckedColumns", "CountedWith", "Statistics", "Sums", "checked_columns", "checked_vector", "other_lengths",
+           "reference_length", "rows_of", "segment_matches", "segment_row"]
