@@ -1,19 +1,19 @@
 """exactbleu: BLEU with exactly Hugging Face's, sacrebleu's or NLTK's numbers.
 
-The data flows one way, and the stages are folders, each importing only from those above it here:
+The data flows one way. Each stage is a folder (or a module), and imports only from those above it:
 
-- ``registry``, ``limits``, ``version``: how a choice is declared; the shared bounds;
+- ``registry``, ``limits``, ``version``: how a choice is declared; the bounds every face shares;
 - ``inputs``: the boundary, where text, token ids and tensors are told apart (``Corpus.kind``);
-- ``tokenizers``: a segment becomes tokens, a corpus a token text (``TOKENIZERS``);
+- ``tokenizers``: a segment becomes tokens, a corpus one token text (``TOKENIZERS``);
 - ``sufficient_statistics``: a segment's row by its definition; ``Statistics``, rows that add up;
-- ``options``: every option, preset and smoothing method declared once, resolved into ``Settings``;
+- ``options``: every option, preset and smoothing method declared once; ``Settings``;
 - ``counting``: the host counts: the numpy engine, threads, n-grams across texts;
 - ``device``: torch counts tensors on their device (imported only when a tensor arrives);
-- ``scoring``: pure functions of statistics in three arithmetics; significance; explanation;
-- ``dispatch``: the one place that sends an input to ``counting`` or ``device``;
-- ``api``, ``per_sentence``: the functional API;
-- the faces over it: ``compat`` (sacrebleu's API), ``cli`` (the command line), ``metric`` (the
-  evaluate metric that ``bleu_metric.py`` loads).
+- ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
+- ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
+- ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale);
+- ``compat``, ``cli``, ``metric``: the faces: sacrebleu's API, the command line, and the evaluate
+  metric that ``bleu_metric.py`` loads.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """

@@ -1,8 +1,5 @@
-"""The functional API: BLEU without evaluate, a thin layer over the core. Every function takes
-``preset=`` (a preset's name, or ``Settings`` already resolved) and the options, checked once by
-``resolve_settings``; inputs are checked once by ``inputs``; then the statistics are counted and
-the one arithmetic scores them. The faces (the metric, the command line, ``compat``, the Space)
-call these.
+"""The functional API over the core: each function resolves its options once (``resolve_settings``),
+checks its inputs once (``dispatch.corpus_of``), then counts, and scores by the one arithmetic.
 
 >>> import exactbleu
 >>> exactbleu.corpus_bleu(["the cat sat on the mat"], [["the cat sat on a mat"]])["bleu"]

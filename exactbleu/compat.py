@@ -1,19 +1,13 @@
-"""sacrebleu's BLEU API, as a drop-in: ``from exactbleu import compat as sacrebleu``.
+"""sacrebleu's BLEU API, as a drop-in: ``from exactbleu import compat as sacrebleu``. Its layouts,
+return types, text formats, signatures and numbers are sacrebleu 2.6's, counted and scored by
+exactbleu's one core under the ``"sacrebleu"`` preset:
 
-Its layouts, return types, text formats and signatures are sacrebleu 2.6's, and so are its numbers:
-
-- ``corpus_bleu(hypotheses, [ref_stream, ...])``: references as *streams*, one list per
-  reference set, each with a reference (or None) for every hypothesis. The rest of exactbleu takes
-  a list of references per prediction instead.
-- ``sentence_bleu(hypothesis, references)``: one hypothesis and its references. Effective order
-  is on, as in sacrebleu's ``sentence_bleu``.
-- ``BLEU(...)`` with ``corpus_score``, ``sentence_score`` (effective order off unless asked for,
-  as sacrebleu's) and ``get_signature``, and ``BLEU.compute_bleu`` on given statistics.
-- ``BLEUScore`` results with ``.score`` (0..100), ``.counts``, ``.totals``, ``.precisions`` (in
-  percent), ``.bp``, ``.sys_len``, ``.ref_len`` and sacrebleu's ``format``, which exactbleu's
-  command line prints too.
-
-Everything is counted and scored by exactbleu's one core, under the ``"sacrebleu"`` preset.
+- ``corpus_bleu(hypotheses, [ref_stream, ...])``: references as *streams*, one list per reference
+  set with a reference (or None) for every hypothesis, where the rest of exactbleu takes a list of
+  references per prediction; ``sentence_bleu(hypothesis, references)``, with effective order;
+- ``BLEU(...)`` with ``corpus_score``, ``sentence_score``, ``get_signature`` and ``compute_bleu``;
+- ``BLEUScore`` with ``.score`` (0..100), ``.counts``, ``.totals``, ``.precisions`` (in percent),
+  ``.bp``, ``.sys_len``, ``.ref_len`` and sacrebleu's ``format``, which the command line prints.
 """
 
 import json

@@ -9,18 +9,17 @@ the numbers are the same, and scores of tensors come back as tensors on their de
 import contextlib
 import contextvars
 from collections.abc import Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import counting
 from .counting import Progress, ReferenceCache, Scorer, SelfBleuStatistics
-from .inputs import Corpus, Kind, Texts, checked_host_corpus, checked_host_texts, kind_of
+from .inputs import Checked, Corpus, Kind, Texts, checked_host_corpus, checked_host_texts, kind_of
 from .options import Settings, check_int, for_token_ids
 from .sufficient_statistics import Statistics
 
-Checked = TypeVar("Checked", Corpus, Texts)
 CPU_TENSOR_KERNELS = ("numpy", "torch")
 _cpu_tensor_kernels = contextvars.ContextVar("cpu_tensor_kernels", default=CPU_TENSOR_KERNELS[0])
 

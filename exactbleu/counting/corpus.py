@@ -38,8 +38,8 @@ def count(predictions: Predictions, references: References, settings: Settings, 
           cache: ReferenceCache | None = None, threads: int | None = None,
           progress: Progress | None = None, max_tokens: int | None = None) -> Statistics:
     """The statistics of a corpus (``references``: a list of references per prediction, or token
-    ids grouped by prediction), counting ``counted.orders`` n-gram orders, under the settings'
-    tokenizing and reference length; ``counted`` names those settings, as the statistics carry them.
+    ids grouped by prediction) under the settings' tokenizing and reference length; ``counted``
+    names those settings, the number of orders among them, as the statistics carry them.
 
     ``cache`` keeps the references' statistics for a later call with the same references.
     ``threads`` bounds the worker threads (None: two where two cores are free). ``progress``, if

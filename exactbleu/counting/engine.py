@@ -1,23 +1,9 @@
 """The numpy counting engine: the statistics rows of a chunk of segments, from the token tables of
-their token texts (``reading``), without a Python loop over tokens or n-grams.
-
-It gives exactly the rows of the definition (``sufficient_statistics.segment_row``), which
-tests/oracles.py restates plainly and the tests hold every row to, and it falls back to that
-definition for a segment whose n-grams its keys cannot hold.
-
-Token ids. Within one segment, each distinct reference token gets a small id, 0 up to the
-segment's vocabulary size; a prediction token that no reference of its segment holds gets that
-size, an "absent" id that can never match. Ids come from sorting (segment, fingerprint) keys,
-where a fingerprint digests a token's identity words into 50 bits. Sorting only groups the
-tokens: every token is then compared, by its words, with the one that stands for its group. A
-segment where two different tokens share a fingerprint (for 100 distinct tokens, a chance of about
-4 in 10^12) takes the plain path.
-
-Unigrams are counted by slot, one slot per (segment, id), with no sorting at all.
-
-N-gram keys. With ids of `bits` bits, a longer n-gram packs exactly into an int64 key beside a
-segment index and a reference index: no hashing, so nothing can collide. Counting is sorting:
-equal keys are neighbours. A segment whose keys would not fit in 62 bits takes the plain path.
+their token texts (``reading``), without a Python loop over tokens or n-grams. Within a segment,
+each distinct reference token gets a small id; n-grams of ids pack exactly into int64 keys, and
+counting is sorting them. It gives exactly the rows of the definition
+(``sufficient_statistics.segment_row``), which tests/oracles.py restates plainly and the tests hold
+every row to, and it counts by that definition a segment whose n-grams its keys cannot hold.
 """
 
 from collections.abc import Sequence
@@ -139,7 +125,15 @@ class ReferenceStatistics:
 
     def _number_tokens(self, table: TokenTable, segment: Ints, counts: Ints, max_order: int) -> Ints:
         """Each reference token's id within its segment, from sorted (segment, fingerprint) keys;
-        sets which segments the packed keys can count, and keeps the others' tokens."""
+        sets which segments the packed keys can count, and keeps the others' tokens.
+
+        Each distinct reference token of a segment gets an id from 0 up to the segment's
+        vocabulary size; a prediction token that no reference of its segment holds gets that size,
+        an "absent" id that can never match. A fingerprint digests a token's identity words into
+        50 bits, and sorting only groups the tokens: every token is then compared, by its words,
+        with the one that stands for its group. A segment where two different tokens share a
+        fingerprint (for 100 distinct tokens, a chance of about 4 in 10^12) takes the plain path.
+        Unigrams are then counted by slot, one slot per (segment, id), with no sorting at all."""
         keys = (segment << _SEGMENT_SHIFT) | fingerprints(table.low, table.high, _SEGMENT_SHIFT)
         order = np.argsort(keys, kind="stable")  # see `_grouped_sort`
         sorted_keys = keys[order]
@@ -232,7 +226,10 @@ def chunk_statistics(text: Text, references: ReferenceStatistics, max_order: int
 def _order_matches(references: ReferenceStatistics, reference_runs: Ints, ids: Ints, segment: Ints,
                    prediction_runs: Ints, order: int) -> "Ints | None":
     """Each segment's clipped matches of one order above the first, or None where no reference
-    n-gram of this order can match."""
+    n-gram of this order can match. With ids of ``bits`` bits, an n-gram packs exactly into an
+    int64 key beside a segment index and a reference index: no hashing, so nothing can collide.
+    Counting is sorting: equal keys are neighbours. (A segment whose keys would not fit in 62 bits
+    takes the plain path.)"""
     bits, references_bits = references.bits, references.references_bits
     # Reference keys are (segment, n-gram, reference), high bits to low: equal keys count one
     # n-gram in one reference, and the runs of one (segment, n-gram) are adjacent, so the largest

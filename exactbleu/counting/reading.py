@@ -1,7 +1,7 @@
 """Reading a token text: its UTF-8 bytes become a token table, with no Python object per token.
 
 A token text holds a corpus's tokens as one string: tokens separated by whitespace, one segment
-per line (``tokenizers.text``). A token is its UTF-8 bytes. One of up to 15 bytes is two 64-bit
+per line (``tokenizers.tokenizing``). A token is its UTF-8 bytes. One of up to 15 bytes is two 64-bit
 identity words: its first 8 bytes, and the next 7 with its length in the top byte. A longer token
 is numbered by a dictionary of the longer reference tokens, with a length byte no short token has.
 Equal tokens have equal words and unequal tokens unequal words, so comparing words is comparing

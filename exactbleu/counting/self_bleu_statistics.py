@@ -1,20 +1,10 @@
-"""Self-BLEU: how alike a set of texts is. Each text is scored as a prediction against all the
-others as its references, and Self-BLEU is the mean of those scores (Zhu et al., 2018, Texygen).
-
-The definition is ``sentence_bleu(texts[i], texts[:i] + texts[i + 1:])`` for each i, which is
-quadratic. Its statistics need far less, in time linear in the n-grams:
-
-- **Clipping.** A text's n-gram matches at most as often as the other text that holds it most.
-  Over all the texts, let c1 be an n-gram's largest count and c2 its second largest (equal to c1
-  when two texts share the top). A text holding it c < c1 times is clipped by a c1 held by another
-  text, so it matches c times; a text holding it c1 times is clipped by the largest among the
-  others, c2. Each n-gram's two largest counts are enough.
-- **Reference length.** The other texts' lengths are all the lengths but one instance of this
-  text's own: the shortest, or the closest (a tie goes to the shorter), from the histogram.
-
-Both merge exactly across shards (``SelfBleuStatistics``: each n-gram's two largest counts, by a
-key that spells the n-gram out, and the histogram of lengths), so a corpus too big for one
-machine gets its exact Self-BLEU from its shards.
+"""Self-BLEU's statistics, in time linear in the n-grams where the definition,
+``sentence_bleu(texts[i], texts[:i] + texts[i + 1:])`` for each i, is quadratic (Zhu et al., 2018,
+Texygen). Each n-gram's two largest counts over the texts clip every text's count (``clipped``);
+the other texts' lengths are all the lengths but one of this text's own, read from the histogram
+(``sufficient_statistics.other_lengths``). Both merge exactly across shards
+(``SelfBleuStatistics``: each n-gram's two largest counts, by a key that spells the n-gram out,
+and the histogram), so a corpus too big for one machine gets its exact Self-BLEU from its shards.
 """
 
 from typing import NamedTuple, cast
@@ -59,7 +49,13 @@ def _orders(tokens: Tokens, orders: int, where: bool = False, threads: int = 1) 
 
 
 def clipped(count: np.ndarray, top: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """How often a text's n-gram matches the others: its count below the top, else the second."""
+    """How often a text's n-gram matches the others: its count below the top, else the second.
+
+    A text's n-gram matches at most as often as the other text that holds it most. Over all the
+    texts, let c1 be an n-gram's largest count and c2 its second largest (equal to c1 when two
+    texts share the top). A text holding it c < c1 times is clipped by a c1 held by another text,
+    so it matches c times; a text holding it c1 times is clipped by the largest among the others,
+    c2. Each n-gram's two largest counts are enough."""
     return np.where(count < top, count, second)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 Item = TypeVar("Item")
-Result = TypeVar("Result")
+Consumed = TypeVar("Consumed")
 
 
 def cores() -> int:
@@ -62,7 +62,7 @@ def in_threads(work: Callable[[Sequence[int], threading.Event], None], items: Se
         raise errors[0]
 
 
-def pipelined(produced: Iterable[Item], consume: Callable[[Item], Result], threads: int) -> list[Result]:
+def pipelined(produced: Iterable[Item], consume: Callable[[Item], Consumed], threads: int) -> list[Consumed]:
     """``[consume(item) for item in produced]``, with two threads a pipeline: a worker consumes
     each item while this thread produces the next (the stages of work whose next step needs only
     the step before, as each order of n-grams is made from the order before). The worker has
@@ -70,7 +70,7 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Result], threa
     if threads < 2:
         return [consume(item) for item in produced]
     handoff: queue.Queue[tuple[Item] | None] = queue.Queue(maxsize=1)
-    results: list[Result] = []
+    results: list[Consumed] = []
     stop, errors = threading.Event(), []
 
     def worker() -> None:
@@ -111,8 +111,8 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Result], threa
 
 class _Worker:
     """A daemon thread running ``run``, with an event set once ``run`` has returned. Waiting uses
-    the event: CPython 3.11's ``Thread.join``, interrupted while it waits, marks the thread ended
-    though it still runs, so a join taken again would not wait."""
+    the event: CPython 3.11's ``threading.Thread.join``, interrupted while it waits, marks the
+    thread ended though it still runs, so a join taken again would not wait."""
 
     def __init__(self, run: Callable[[], None]):
         self.done, self.started = threading.Event(), False

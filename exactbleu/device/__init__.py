@@ -6,22 +6,20 @@ are not CPython's); the scores go back to the device. This package imports torch
 imports it only when a tensor arrives, and calls what is here as it calls ``counting``'s.
 """
 
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from ..inputs import Corpus, Texts
+from ..counting import Scorer
+from ..inputs import Checked, Corpus, Texts
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics, other_lengths
 from .across_texts import matrix_matches, self_matches
 from .checks import TensorIds, TensorReferences, check_tensor_ids, check_tensor_texts
 from .corpus import sentence_rows
 from .transfer import distinct_rows, host_ids, host_references, joined_texts, on_device_of
-
-Checked = TypeVar("Checked", Corpus, Texts)
-Scorer = Any  # Callable[[Statistics], NDArray[np.float64]], as counting.matrix_matches has it
 
 
 def checked_corpus(predictions: Any, references: Any, ignore_ids: object = None) -> Corpus:

@@ -1,17 +1,11 @@
 """The boundary for token-id tensors: torch tensors on any device, checked once, with messages that
-name the argument.
-
-Predictions are a 2-D tensor, a padded row of ids each, or a list of 1-D tensors; references a 2-D
-tensor (one reference each), a 3-D tensor (several each), a list of 1-D tensors (one each), or a
-list of lists of 1-D tensors or of 2-D tensors (several each, as many as each prediction has).
-References that are not tensors (lists of ints, arrays) are checked as the numpy path checks them
-and moved to the predictions' device. A padded tensor needs its padding id named in ``ignore_ids``
-(``[]`` when its rows are not padded); the ids named there are dropped everywhere before anything
-else, as for arrays.
-
-What comes out lies on the predictions' device, as padded rows whose ids stand first in each row:
-``TensorIds`` for predictions or texts, ``TensorReferences`` for references, several per
-prediction.
+name the argument. Predictions are a 2-D tensor (a padded row of ids each) or a list of 1-D
+tensors; references a 2-D tensor (one each), a 3-D tensor (several each), a list of 1-D tensors, or
+a list of lists of 1-D tensors or of 2-D tensors; references that are not tensors are checked as
+the host checks them and moved to the predictions' device. A padded tensor needs its padding id
+named in ``ignore_ids`` (``[]`` when its rows are not padded); those ids are dropped everywhere
+first. What comes out lies on the predictions' device, as padded rows whose ids stand first:
+``TensorIds`` for predictions or texts, ``TensorReferences`` for references.
 """
 
 from collections.abc import Sequence

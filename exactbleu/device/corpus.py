@@ -10,7 +10,6 @@ number), made dense by sorting. Sorting the numbers with the side each position 
 reference, or the prediction) beside them groups every n-gram of a segment, side by side: the
 prediction's count and the most any one reference holds are reductions over the group, and the
 clipped matches are their minimum, summed by segment. Counts are integers: exact on any device.
-Only what a row ends with crosses to the host; the one arithmetic scores it there.
 """
 
 from typing import Any

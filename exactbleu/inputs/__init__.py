@@ -3,7 +3,7 @@
 past it trusts its inputs, and chooses by ``kind`` alone.
 """
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from .ids import TokenIds, check_token_id_texts, check_token_ids, ignored_ids, is_token_ids
 from .tensors import holds_tensors
@@ -30,6 +30,9 @@ class Texts(NamedTuple):
     values: Any
     kind: Kind
     size: int
+
+
+Checked = TypeVar("Checked", Corpus, Texts)  # a checked input, either way
 
 
 def kind_of(predictions: object) -> Kind:
@@ -66,4 +69,4 @@ def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
         raise ValueError(f"ignore_ids applies to token ids, but the {name} are text")
 
 
-__all__ = ["Corpus", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_texts", "kind_of"]
+__all__ = ["Checked", "Corpus", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_texts", "kind_of"]

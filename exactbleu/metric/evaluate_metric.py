@@ -263,9 +263,9 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
     def statistics(self, predictions: Any, references: Any, **options: Any) -> dict[str, list[Any]]:
         """The per-segment sufficient statistics, as columns, for scoring later or elsewhere.
 
-        Statistics add up: the rows of any split of a corpus (batches, ``datasets.map`` workers,
-        machines) give, through ``score_statistics``, exactly the result of ``compute`` on the
-        whole. Options that change the statistics (the tokenizer and its settings, lowercase,
+        Statistics add up: the rows of any split of a corpus (batches, the workers of
+        ``datasets.Dataset.map``, machines) give, through ``score_statistics``, exactly the result
+        of ``compute`` on the whole. Options that change the statistics (the tokenizer and its settings, lowercase,
         rstrip, max_order or weights, ref_length) must be the same here as there.
 
         Returns:

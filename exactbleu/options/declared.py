@@ -109,7 +109,7 @@ class Settings:
 
     def per_sentence(self) -> "Settings":
         """The settings of a per-sentence score: these, with the effective order that per-sentence
-        scores take (``scoring.sentence_effective_order``: sacrebleu's ``sentence_bleu`` turns it
+        scores take (``ScoringSettings.sentence_effective_order``: sacrebleu's ``sentence_bleu`` turns it
         on, so its preset does; ``resolve_settings`` states the rule)."""
         scoring = self.scoring
         if scoring.effective_order == scoring.sentence_effective_order:

@@ -74,5 +74,5 @@ def weight_array(weights: Sequence[float], orders: int) -> NDArray[np.float64]:
 
 def weights_of(settings: Settings) -> tuple[float, ...] | None:
     """The settings' weight set, or None. An arithmetic scores one weight set at a time: several
-    sets are scored each in settings of their own (``scoring.score`` splits them)."""
+    sets are scored each in settings of their own (``scoring.result_of_sums`` splits them)."""
     return cast("tuple[float, ...] | None", settings.scoring.weights)

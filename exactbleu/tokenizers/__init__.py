@@ -26,6 +26,7 @@ from .registry import (
     takers,
     tokenizers_table,
 )
+from .simple import WORDS
 from .tokenizing import (
     OTHER_SPACES,
     OTHER_SPACES_TO_SPACE,
@@ -69,7 +70,6 @@ for _family in _FAMILIES:
 
 # HF's bleu and sacrebleu's BLEU tokenize with 13a unless told otherwise.
 DEFAULT = tokenizer_13a.TOKENIZER.name
-WORDS = simple.WORDS
 
 
 def tokenizer_for_language(language: str) -> str:

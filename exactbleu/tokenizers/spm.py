@@ -59,7 +59,7 @@ def model_file_missing(tokenizer: str) -> str:
     return f"the model file {SPM_MODELS[tokenizer].file} in $SACREBLEU/models (or spm_model=)"
 
 
-def signature_name(tokenizer: str, model: str) -> str:
+def model_name(tokenizer: str, model: str) -> str:
     """sacrebleu's name, unless the model is another file than sacrebleu's."""
     file, name = SPM_MODELS[tokenizer]
     model = os.path.basename(model)
@@ -100,7 +100,7 @@ def _declared(name: str, describe: str) -> Tokenizer:
 
     # The Flores models are not on the machine that measures prices: theirs is the dearest of the others'.
     return Tokenizer(name, segmenter, describe, Price(character=8.5e-6, line=64e-6),
-                     signature=lambda settings: signature_name(name, str(settings["spm_model"])),
+                     signature=lambda settings: model_name(name, str(settings["spm_model"])),
                      settings=(SPM_MODEL,), available=lambda: model_file_missing(name),
                      needs=Needs(("sentencepiece",), "`sentencepiece` and its model file", extra("spm")))
 
