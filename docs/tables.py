@@ -3,7 +3,7 @@ the smoothing methods and the presets. Run it after declaring a new one:
 
     python docs/tables.py
 
-tests/api/test_package.py holds the page to the declarations.
+tests/options/test_registries.py holds the page to the declarations.
 """
 
 import pathlib

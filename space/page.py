@@ -64,7 +64,8 @@ async def checked(job_of: Callable[..., Checked], *arguments: Any) -> Checked:
 def abandoned(request: gr.Request | None) -> bool:
     """Whether Gradio has given up on every running event of this request's session: it marks
     them not alive when the client's event stream closes. Gradio 6 has no public hook for this,
-    so this reads its queue; tests/test_app.py checks that a disconnect kills the worker."""
+    so this reads its queue; tests/space/test_space_limits.py checks that a disconnect stops the
+    work."""
     session = getattr(request, "session_hash", None)
     queue = getattr(demo, "_queue", None)
     if session is None or queue is None:

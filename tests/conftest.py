@@ -84,6 +84,23 @@ def nltk_preset():
     return load_metric("nltk")
 
 
+@pytest.fixture()
+def fresh():
+    """A metric of its own for one test: its reference cache starts empty."""
+    return load_metric()
+
+
+@pytest.fixture()
+def chunked_path():
+    """No corpus is counted as a few segments, so that the numpy engine counts even the small ones
+    (tests/counting/test_few_segments.py holds the few segments' path to the same definitions)."""
+    from exactbleu.counting import corpus
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(corpus, "_FEW_DOCUMENTS", 0)
+        yield
+
+
 @pytest.fixture
 def one_torch_thread():
     """On these shared two-core machines, two threads on a model this small train several times slower."""

@@ -2,7 +2,7 @@
 
 The rules are stated once, as mteval states them: ``split_mteval_punctuation``, which
 ``tokenize_13a`` runs on one segment. Two faster forms stand beside that statement, each for the
-place where it is measured to win, and tests/test_tokenizer_13a.py holds both to it:
+place where it is measured to win, and tests/tokenizers/test_tokenizer_13a.py holds both to it:
 
 - ``text_13a`` cuts a few segments at once, visiting only the periods, commas and hyphens:
   17 us for 8 WMT segments where the regular expressions take 88 us, which would make the

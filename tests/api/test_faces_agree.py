@@ -34,6 +34,8 @@ DEFAULTS = {name: option.default for name, option in DECLARED.items()}
 SETTINGS = {setting.name for tokenizer in TOKENIZERS.values() for setting in tokenizer.settings}
 COUPLED = [{"smooth", "smooth_method", "smooth_value"}, {"tokenizer", *SETTINGS}, {"max_order", "weights"}]
 OUTPUT = {name for name, option in DECLARED.items() if option.stage == "output"}
+PREDICTIONS = ["the cat sat on the mat", "a dog ran", "x", ""]
+REFERENCES = [["the cat sat on a mat", "there is a cat on the mat"], ["a dog ran home"], ["x y"], ["z"]]
 
 
 @st.composite
@@ -280,3 +282,28 @@ def check_per_sentence_faces(predictions, references, preset, options):
                                    **per_corpus)
     assert tested["a"]["bleu"] == listed[1]["bleu"]
     assert tested["b"]["bleu"] == exactbleu.corpus_bleu(other, references, preset, **per_corpus)["bleu"]
+
+
+@pytest.mark.parametrize("preset", ["default", "sacrebleu", "nltk"])
+def test_the_functional_api_gives_the_metrics_numbers(preset):
+    """The metric's every method, against the functions it calls, on a few segments with an empty one."""
+    metric = evaluate.load(METRIC_PATH, preset)
+    extra = {"sentence_level": True, "signature": True, "n_bootstrap": 30}
+    expected = metric.compute(predictions=PREDICTIONS, references=REFERENCES, **extra)
+    assert exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, preset, **extra) == expected
+    assert exactbleu.score(exactbleu.statistics(PREDICTIONS, REFERENCES, preset), preset, **extra) == expected
+    assert exactbleu.sentence_bleu(PREDICTIONS[0], REFERENCES[0], preset) == \
+        metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1])
+    assert exactbleu.explain(PREDICTIONS, REFERENCES, preset) == metric.explain(PREDICTIONS, REFERENCES)
+    systems = {"a": PREDICTIONS, "b": PREDICTIONS[::-1]}
+    assert exactbleu.paired_test(systems, REFERENCES, n_samples=50, preset=preset) == \
+        metric.paired_test(systems, REFERENCES, n_samples=50)
+
+
+def test_the_api_checks_options_as_compute_does(bleu):
+    for bad in ({"max_order": 0}, {"tokenizer": "13b"}, {"max_ordr": 2}):
+        with pytest.raises(ValueError) as functional:
+            exactbleu.corpus_bleu(["a"], ["a"], **bad)
+        with pytest.raises(ValueError) as metric:
+            bleu.compute(predictions=["a"], references=["a"], **bad)
+        assert str(functional.value) == str(metric.value)

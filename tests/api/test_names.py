@@ -87,11 +87,6 @@ def test_options_that_shape_a_corpus_result_are_refused_where_there_is_none(call
         call()
 
 
-def test_statistics_add_up_with_sum():
-    parts = [exactbleu.statistics([p], [r]) for p, r in zip(PREDICTIONS, REFERENCES)]
-    assert exactbleu.score(sum(parts)) == exactbleu.corpus_bleu(PREDICTIONS, REFERENCES)
-
-
 def test_bleu_metric_py_runs_the_command_line_without_importing_evaluate(tmp_path):
     """`python bleu_metric.py` is the same command line as `python -m exactbleu`, as quick to start."""
     (tmp_path / "hyp").write_text("a b c d e\n", encoding="utf-8")

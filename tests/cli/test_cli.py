@@ -1,7 +1,7 @@
 """The command line is a drop-in for sacrebleu 2.6.0's: the same flags print the same output,
 checked against sacrebleu's own command line on generated files and on WMT17. Ours runs in this
-process, as the `exactbleu` command calls it (``cli.main(argv)``); tests/api/test_package.py runs
-the installed command itself."""
+process, as the `exactbleu` command calls it (``cli.main(argv)``); one test runs the installed
+command itself."""
 
 import contextlib
 import io
@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 from typing import NamedTuple
@@ -17,7 +18,7 @@ from unittest import mock
 import pytest
 
 from conftest import METRIC_PATH, WMT17, without_transformers
-from exactbleu import cli
+from exactbleu import OPTIONS, cli
 from oracles import hf_bleu
 
 UEDIN = WMT17 / "systems" / "uedin-nmt.4722.de"
@@ -295,3 +296,26 @@ def test_help_loads_no_numpy():
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_three_ways_to_the_command_line_print_the_same(tmp_path):
+    reference, hypothesis = tmp_path / "ref", tmp_path / "hyp"
+    reference.write_text("the cat sat on a mat\na dog ran home\n", encoding="utf-8")
+    hypothesis.write_text("the cat sat on the mat\na dog ran\n", encoding="utf-8")
+    console = shutil.which("exactbleu", path=os.path.dirname(sys.executable))
+    assert console, "the exactbleu command is not installed"
+    outputs = [subprocess.run([*command, str(reference), "-i", str(hypothesis), "--preset", "sacrebleu"], cwd=tmp_path,
+                              env=without_transformers(), capture_output=True, text=True, timeout=300)
+               for command in ([console], [sys.executable, "-m", "exactbleu"], [sys.executable, METRIC_PATH])]
+    assert all(output.returncode == 0 for output in outputs), [output.stderr for output in outputs]
+    assert len({output.stdout for output in outputs}) == 1
+    assert json.loads(outputs[0].stdout)["version"] == "exactbleu-2.0.0"
+
+
+def test_a_command_line_flag_for_each_declared_flag():
+    help_text = subprocess.run([sys.executable, "-m", "exactbleu", "--help"], capture_output=True, text=True,
+                               timeout=300).stdout
+    for option in OPTIONS.values():
+        for flag in option.flags:
+            assert flag in help_text

@@ -1,10 +1,12 @@
-"""Differential tests against sacrebleu itself: tokenizers, smoothing, effective order,
-lowercase, sentence scores, the WMT17 rows of expected.json, and the bootstrap interval."""
+"""Differential tests against sacrebleu itself: corpus scores and sentence scores (sacrebleu's
+``sentence_bleu``, the "sacrebleu" preset's per-sentence scores) under its tokenizers, smoothing,
+effective order and lowercase, the WMT17 rows of expected.json, and the bootstrap interval."""
 
 import itertools
 import math
 
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
@@ -33,15 +35,31 @@ def assert_same_score(ours, theirs):
 )
 @settings(max_examples=examples(12))
 @given(corpus=corpora(max_segments=6, max_references=3))
-def test_corpus_and_sentence_scores(sacrebleu_preset, corpus, tokenizer, smooth_method, effective_order, lowercase):
+def test_corpus_and_sentence_scores(corpus, tokenizer, smooth_method, effective_order, lowercase):
     predictions, references = corpus
     options = dict(tokenizer=tokenizer, smooth_method=smooth_method, effective_order=effective_order, lowercase=lowercase)
-    ours = sacrebleu_preset.compute(predictions=predictions, references=references, sentence_level=True, **options)
+    ours = exactbleu.corpus_bleu(predictions, references, "sacrebleu", **options)
     theirs = BLEU(tokenize=tokenizer, smooth_method=smooth_method, effective_order=effective_order, lowercase=lowercase)
     assert_same_score(ours, theirs.corpus_score(predictions, streams(references)))
-    for prediction, segment_references, sentence in zip(predictions, references, ours["sentence_bleu"]):
+    sentences = exactbleu.sentence_scores(predictions, references, "sacrebleu", **options)
+    for prediction, segment_references, sentence in zip(predictions, references, sentences.tolist()):
         expected = theirs.sentence_score(prediction, segment_references).score / 100
         assert math.isclose(sentence, expected, rel_tol=1e-9, abs_tol=1e-15)
+
+
+@settings(max_examples=examples(300))
+@given(corpus=corpora(max_segments=6, max_references=3), tokenizer=st.sampled_from(TOKENIZERS),
+       smooth_method=st.sampled_from(SMOOTHING), lowercase=st.booleans())
+def test_the_presets_sentence_scores_are_sacrebleus_sentence_bleu(corpus, tokenizer, smooth_method, lowercase):
+    """Without effective_order given, the preset's per-sentence scores take sacrebleu's
+    ``sentence_bleu`` default, effective order."""
+    predictions, references = corpus
+    expected = [min(1.0, sacrebleu.sentence_bleu(p, r, smooth_method=smooth_method, tokenize=tokenizer,
+                                                 lowercase=lowercase).score / 100)
+                for p, r in zip(predictions, references)]
+    got = exactbleu.sentence_scores(predictions, references, "sacrebleu", smooth_method=smooth_method,
+                                    tokenizer=tokenizer, lowercase=lowercase)
+    assert got.tolist() == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 @pytest.mark.parametrize("smooth_method, smooth_value", [("floor", 0.01), ("floor", 0.5), ("add-k", 2), ("add-k", 0.5)])

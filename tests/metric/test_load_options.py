@@ -153,3 +153,11 @@ def test_a_bad_load_time_option_fails_at_load_with_computes_message(bleu, option
         with pytest.raises(ValueError) as at_compute:
             bleu.compute(predictions=["a"], references=["a"], **options)
         assert str(at_compute.value) == str(at_load.value)
+
+
+def test_processes_is_the_old_name_of_threads():
+    with pytest.warns(FutureWarning, match="threads="):
+        metric = evaluate.load(METRIC_PATH, processes=1)
+    assert metric._threads == 1
+    with pytest.raises(ValueError, match="threads must be a positive int"):
+        evaluate.load(METRIC_PATH, threads=0)

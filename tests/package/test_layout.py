@@ -7,7 +7,6 @@ import ast
 import importlib
 import importlib.metadata
 import importlib.util
-import pathlib
 import subprocess
 import sys
 import tomllib

@@ -9,7 +9,6 @@ import collections
 import importlib
 import re
 
-import pytest
 
 import exactbleu
 from conftest import ROOT
@@ -266,24 +265,3 @@ def test_every_dotted_name_a_docstring_cites_exists():
                 if not resolves(dotted, module) and not FILES.search(dotted):
                     missing.append(f"{name_of(path)}: ``{dotted}``")
     assert missing == []
-
-
-@pytest.mark.parametrize("kernels", ["numpy", "torch"])
-def test_the_kernels_of_cpu_tensors_are_a_named_setting_that_ends_with_its_block(kernels, monkeypatch):
-    import torch
-
-    from exactbleu import device
-
-    counted_on_the_device = []
-    rows = device.sentence_rows
-    monkeypatch.setattr(device, "sentence_rows", lambda *given: counted_on_the_device.append(1) or rows(*given))
-    tensors = torch.tensor([[1, 2, 3]]), torch.tensor([[1, 2, 4]])
-    expected = exactbleu.sentence_scores([[1, 2, 3]], [[1, 2, 4]]).tolist()
-    with exactbleu.cpu_tensor_kernels(kernels):
-        assert exactbleu.sentence_scores(*tensors, ignore_ids=[]).tolist() == expected
-    assert counted_on_the_device == ([1] if kernels == "torch" else [])
-    assert exactbleu.sentence_scores(*tensors, ignore_ids=[]).tolist() == expected  # the default again: numpy
-    assert counted_on_the_device == ([1] if kernels == "torch" else [])
-    with pytest.raises(ValueError, match=r"kernels must be one of \['numpy', 'torch'\], got 'cuda'"):
-        with exactbleu.cpu_tensor_kernels("cuda"):
-            pass

@@ -2,6 +2,7 @@
 processes and through evaluate's own distributed mode with three real processes."""
 
 import json
+import pickle
 import uuid
 
 import datasets
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH, examples, run_distributed
-from oracles import corpora
+from oracles import corpora, hf_bleu
 
 OPTION_SETS = [
     {},
@@ -81,3 +82,15 @@ def test_a_metric_used_with_add_batch_still_pickles_for_datasets_map(wmt17):
     columns = dataset.map(lambda batch: metric.statistics(batch["p"], batch["r"]), batched=True, batch_size=10,
                           num_proc=2, remove_columns=["p", "r"])
     assert metric.score_statistics(columns)["bleu"] == 1.0
+
+
+@pytest.mark.usefixtures("chunked_path")  # a few segments skip the cache
+def test_the_metric_pickles_without_its_cache_and_scores_the_same(fresh):
+    """datasets.map pickles the metric into its workers: the cache (and its lock) stay here."""
+    predictions, references = ["a b c d", "e f"], [["a b c d"], ["e f g"]]
+    expected = hf_bleu(predictions, references)
+    assert fresh.compute(predictions=predictions, references=references) == expected
+    assert len(fresh._reference_cache()) == 1
+    clone = pickle.loads(pickle.dumps(fresh))
+    assert "_cache" not in clone.__dict__
+    assert clone.compute(predictions=predictions, references=references) == expected

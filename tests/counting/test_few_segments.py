@@ -9,10 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import METRIC_PATH
-from exactbleu import options, sufficient_statistics, tokenizers
+from exactbleu import options, tokenizers
 from exactbleu.counting import corpus as counting
-from oracles import corpora, hf_bleu, plain_row, plain_rows, random_cases
-
+from oracles import corpora, hf_bleu, plain_row, plain_rows
 
 
 def few_rows(predictions, references, max_order, ref_length):
@@ -38,17 +37,6 @@ def test_compute_on_a_small_corpus_equals_hf(corpus):
     predictions, references = corpus
     metric = evaluate.load(METRIC_PATH)
     assert metric.compute(predictions=predictions, references=references) == hf_bleu(predictions, references)
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_segment_row_clips_repeated_ngrams_as_the_definition_does(seed):
-    """Five words, up to nine a sentence, up to four references: most n-grams repeat, on both sides."""
-    predictions, references = random_cases(seed, count=300)
-    for prediction, segment_references in zip(predictions, references):
-        tokens, reference_tokens = prediction.split(), [reference.split() for reference in segment_references]
-        for ref_length in ("shortest", "closest"):
-            assert (sufficient_statistics.segment_row(tokens, reference_tokens, 6, ref_length)
-                    == plain_row(tokens, reference_tokens, 6, ref_length))
 
 
 def _counting_calls(monkeypatch, module, name):
@@ -86,3 +74,17 @@ def test_max_tokens_holds_on_the_small_path():
     with pytest.raises(ValueError, match="more than 10 tokens"):
         metric.compute(predictions=["a b c d e f"], references=["a b c d e f"])
     assert metric.compute(predictions=["a b c"], references=["a b c"])["bleu"] == 0.0  # 6 tokens: no 4-grams
+
+
+def test_statistics_rows_are_the_plain_definitions_on_every_path(monkeypatch):
+    """The same corpus through the few-segments path and through the engine."""
+    from exactbleu.counting import corpus as counting
+
+    predictions = ["the the the cat", "a b a b a b", "x", ""] * 3
+    references = [["the cat the", "the the"], ["a b a b"], ["x x"], ["y"]] * 3
+    settings = options.resolve_settings()
+    few = counting.count(predictions, references, settings, options.counted_with(settings))
+    monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)
+    assert counting.count(predictions, references, settings, options.counted_with(settings)) == few
+    assert few.array.tolist() == [plain_row(prediction.split(), [r.split() for r in segment], 4)
+                                  for prediction, segment in zip(predictions, references)]

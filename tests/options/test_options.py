@@ -1,13 +1,11 @@
 """Options, presets and signatures; the scoring function fed hand-written statistics."""
 
-import math
 
 import evaluate
 import pytest
 
 from conftest import METRIC_PATH
-from exactbleu import options, scoring, sufficient_statistics
-from exactbleu.counting import corpus as counting
+from exactbleu import options
 
 HF_KEYS = ["bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"]
 PREDICTIONS = ["the cat sat on the mat", "a dog ran"]
@@ -119,72 +117,7 @@ def test_presets_and_overrides():
     assert options.resolve_settings("sacrebleu", smooth=True).scoring.smooth_method is None
 
 
-def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else(monkeypatch):
-    """A tokenizing option added later joins the references' cache key without being listed there:
-    two settings that differ in any tokenizing option must not share cached statistics, and the
-    options of later stages do not split the cache."""
-    tokenizing = {"tokenizer": "intl", "lowercase": True, "rstrip": True}
-    later = {"max_order": 2, "ref_length": "closest", "smooth": True, "smooth_method": "floor", "weights": [0.5, 0.5],
-             "n_bootstrap": 10, "sentence_level": True}
-    assert {name for name, option in options.OPTIONS.items() if option.stage == "tokenize"} == \
-        {*tokenizing, "lang", "spm_model"}
-    keys = []
-    monkeypatch.setattr(counting.ReferenceCache, "get", lambda self, key: keys.append(key))
-    monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)  # a few segments skip the cache
-
-    def key(**changed):
-        keys.clear()
-        settings = options.resolve_settings(**changed)
-        counting.count(["a B"], [["a b"]], settings, options.counted_with(settings), counting.ReferenceCache())
-        return keys[0][0]
-
-    plain = key()
-    for name, value in tokenizing.items():
-        assert key(**{name: value}) != plain, name
-    assert key(tokenizer="moses", lang="de") != key(tokenizer="moses")  # a tokenizer's own setting
-    for name, value in later.items():
-        assert key(**{name: value}) == plain, name
-
-
 def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
     plain = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, max_order=3)
     weighted = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, weights=[1 / 3] * 3)
     assert weighted == plain
-
-
-# Hand-written statistics, no tokenizer involved: [c, r, matches..., totals...].
-def score(stats, **given):
-    settings = options.resolve_settings(**given)
-    return scoring.result_of_sums(sufficient_statistics.Statistics([stats], options.counted_orders(settings)).sums(), settings)
-
-
-def test_scoring_empty_sides():
-    assert score([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])["bleu"] == 0.0
-    assert score([0, 5, 0, 0, 0, 0, 0, 0, 0, 0])["brevity_penalty"] == 0.0
-    hf_empty_reference = score([4, 0, 0, 0, 0, 0, 4, 3, 2, 1])
-    assert (hf_empty_reference["brevity_penalty"], hf_empty_reference["length_ratio"]) == (0.0, 0.0)
-    paper_empty_reference = score([4, 0, 0, 0, 0, 0, 4, 3, 2, 1], ref_length="closest")
-    assert (paper_empty_reference["brevity_penalty"], paper_empty_reference["length_ratio"]) == (1.0, 0.0)
-
-
-def test_scoring_exp_smoothing_halves_per_missing_order():
-    result = score([10, 10, 5, 0, 0, 0, 10, 9, 8, 7], smooth_method="exp")
-    assert result["precisions"] == pytest.approx([0.5, 1 / (2 * 9), 1 / (4 * 8), 1 / (8 * 7)], rel=1e-15)
-
-
-def test_scoring_no_match_at_all_is_zero_even_smoothed():
-    """As in sacrebleu, smoothing gives no credit to a corpus where nothing matches at any order."""
-    for method in ("exp", "floor", "add-k"):
-        assert score([3, 3, 0, 0, 0, 0, 3, 2, 1, 0], smooth_method=method)["bleu"] == 0.0
-
-
-def test_scoring_effective_order_stops_at_the_last_order_with_ngrams():
-    stats = [2, 2, 2, 1, 0, 0, 2, 1, 0, 0]  # a perfect 2-word sentence
-    assert score(stats, smooth_method="none", effective_order=True)["bleu"] == pytest.approx(1.0, rel=1e-15)
-    assert score(stats, effective_order=True)["bleu"] == 1.0
-    assert score(stats)["bleu"] == 0.0
-
-
-def test_scoring_zero_weight_orders_do_not_enter_the_mean():
-    stats = [4, 4, 4, 2, 0, 0, 4, 3, 2, 1]
-    assert score(stats, weights=[0.5, 0.5, 0, 0])["bleu"] == math.exp(0.5 * math.log(1.0) + 0.5 * math.log(2 / 3))

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactbleu
-from exactbleu import device
 from conftest import examples
 from oracles import OPTIONS, PER_CORPUS, outcome
 
@@ -20,7 +19,7 @@ PAD, END = 0, 9
 @pytest.fixture(autouse=True)
 def counted_as_on_a_device():
     """Every test here runs the device's code on the CPU: tensors in the CPU's memory otherwise go
-    to the numpy engine (``test_cpu_tensors_go_to_the_numpy_engine`` checks that route)."""
+    to the numpy engine (tests/dispatch/test_dispatch.py checks that route)."""
     with exactbleu.cpu_tensor_kernels("torch"):
         yield
 
@@ -186,29 +185,3 @@ def test_importing_exactbleu_does_not_import_torch():
     code = "import sys, exactbleu; exactbleu.corpus_bleu([[1, 2]], [[1, 2]]); print('torch' in sys.modules)"
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert completed.stdout.strip() == "False", completed.stderr
-
-
-def test_cpu_tensors_go_to_the_numpy_engine(monkeypatch):
-    """By default, tensors in the CPU's memory are counted as arrays (faster there than torch's
-    kernels, and in threads): the same numbers as the device's code, still tensors out."""
-    rng = np.random.default_rng(3)
-    predictions, references = rng.integers(0, 6, (40, 12)), rng.integers(0, 6, (40, 2, 12))
-    tensors = torch.tensor(predictions), torch.tensor(references)
-    on_device_scores = exactbleu.sentence_scores(*tensors, "sacrebleu", ignore_ids=[PAD])
-    texts = torch.tensor(predictions[:8])
-    on_device_self = exactbleu.self_bleu(texts, ignore_ids=[PAD])
-    on_device_matrix = exactbleu.bleu_matrix(texts, texts[:3], "sacrebleu", ignore_ids=[PAD])
-    monkeypatch.setattr(device, "sentence_rows", None)  # the device's counting is not reached
-    monkeypatch.setattr(device, "self_matches", None)
-    monkeypatch.setattr(device, "matrix_matches", None)
-    with exactbleu.cpu_tensor_kernels("numpy"):
-        scores = exactbleu.sentence_scores(*tensors, "sacrebleu", ignore_ids=[PAD], threads=2)
-        corpus = exactbleu.corpus_bleu(*tensors, ignore_ids=[PAD])
-        self = exactbleu.self_bleu(texts, ignore_ids=[PAD])
-        matrix = exactbleu.bleu_matrix(texts, texts[:3], "sacrebleu", ignore_ids=[PAD])
-    assert isinstance(scores, torch.Tensor) and scores.dtype == torch.float64
-    assert scores.tolist() == on_device_scores.tolist() == exactbleu.sentence_scores(
-        predictions, references, "sacrebleu", ignore_ids=[PAD]).tolist()
-    assert corpus == exactbleu.corpus_bleu(predictions, references, ignore_ids=[PAD])
-    assert self["scores"].tolist() == on_device_self["scores"].tolist() and isinstance(self["scores"], torch.Tensor)
-    assert isinstance(matrix, torch.Tensor) and matrix.tolist() == on_device_matrix.tolist()

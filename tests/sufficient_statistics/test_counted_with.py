@@ -62,15 +62,6 @@ def test_parts_counted_with_different_settings_do_not_add_up():
         exactbleu.score(mixed, lowercase=True)
 
 
-def test_alike_parts_add_up_with_sum_and_plus():
-    parts = [exactbleu.statistics([p], [r], "sacrebleu") for p, r in zip(PREDICTIONS, REFERENCES)]
-    whole = exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, "sacrebleu")
-    assert sum(parts) == parts[0] + parts[1]
-    assert exactbleu.score(sum(parts), "sacrebleu") == whole
-    assert exactbleu.score(sum(part.vector() for part in parts), "sacrebleu") == whole
-    assert sum(parts).counted_with == parts[0].counted_with
-
-
 def test_statistics_made_by_hand_carry_no_settings_and_score_under_any():
     """As sacrebleu's own tests feed given counts to its scoring: 9/10, 7/8, 5/6, 3/4 at length 11
     is 0.8375922397 in its test_scoring."""

@@ -8,13 +8,14 @@ import contextlib
 import dataclasses
 import io
 import json
+import sys
 import time
 
 import evaluate
 import pytest
 
 import exactbleu
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, ROOT
 from exactbleu import OPTIONS, PRESETS, SMOOTHING, TOKENIZERS, Needs, Option, Preset, Price, Tokenizer, cli, compat
 from exactbleu import options, scoring, tokenizers
 from space import pricing
@@ -201,3 +202,20 @@ def test_no_tokenizer_is_priced_below_what_it_costs(name):
             worst = max(worst, (best / estimate, f"{pattern_name}, lines of {line_length}"))
     print(f"{name}: at most {worst[0]:.2f} of its estimate ({worst[1]})")
     assert worst[0] <= 3, worst
+
+
+def test_the_docs_tables_come_from_the_declarations():
+    page = (ROOT / "docs" / "conventions.md").read_text(encoding="utf-8")
+    sys.path.insert(0, str(ROOT / "docs"))
+    import tables
+
+    assert tables.rewritten(page) == page, "run python docs/tables.py"
+    assert options.options_table() in page and options.presets_table() in page
+    names = [option.name for option in options.DECLARED]
+    assert len(set(names)) == len(names)  # one declaration per option
+    # The declared defaults are HF's bleu: 13a, cased, not right-stripped, order 4, no smoothing,
+    # the shortest reference's length.
+    hf = options.resolve_settings()
+    assert (hf.tokenize.tokenizer, hf.tokenize.lowercase, hf.tokenize.rstrip, hf.statistics.max_order,
+            hf.statistics.ref_length, hf.scoring.smooth, hf.scoring.smooth_method) == \
+        ("13a", False, False, 4, "shortest", False, None)

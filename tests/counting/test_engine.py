@@ -1,0 +1,145 @@
+"""The numpy engine gives exactly the rows of the plain definition: packed n-gram keys, prepared
+references serving other predictions, segments too wide to pack, tokens' identity words,
+colliding fingerprints and chunk boundaries."""
+
+import itertools
+import random
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import exactbleu
+from exactbleu import options
+from exactbleu.counting import engine, reading
+from exactbleu.counting import corpus as counting
+from exactbleu.tokenizers import tokenizing
+from oracles import corpora, plain_rows, sacrebleu_13a
+
+DEFAULT = options.resolve_settings()
+
+
+# These tests are about the numpy engine: no corpus here is counted as a few segments.
+pytestmark = pytest.mark.usefixtures("chunked_path")
+
+
+def fast_rows(predictions, references, max_order, ref_length):
+    """The rows as compute() counts them: counting.count, the one chunk loop."""
+    settings = options.resolve_settings(max_order=max_order, ref_length=ref_length)
+    return counting.count(predictions, references, settings, options.counted_with(settings)).array
+
+
+def escaped(token_lists):
+    """A token text of token lists, as a custom tokenizer's tokens become one."""
+    return tokenizing._escaped_token_text(token_lists)
+
+
+@given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_packed_statistics_equal_the_plain_definition(corpus, max_order, ref_length):
+    predictions, references = corpus
+    assert (fast_rows(predictions, references, max_order, ref_length) ==
+            plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+def references_of(references, max_order=4):
+    """One chunk's ReferenceStatistics, from a list of token lists per segment."""
+    text = escaped([tokens for segment in references for tokens in segment])
+    return engine.ReferenceStatistics(text, [len(segment) for segment in references], max_order)
+
+
+@given(corpus=corpora(max_segments=10, max_references=5), other=corpora(max_segments=10, max_references=1),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_prepared_references_serve_other_predictions(corpus, other, ref_length):
+    """References prepared once count any predictions exactly, again and again."""
+    predictions, references = corpus
+    others = (other[0] * len(predictions))[: len(predictions)] or predictions
+    prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references])
+    for these in (predictions, others, predictions):
+        fast = engine.chunk_statistics(escaped([sacrebleu_13a(p) for p in these]), prepared, 4, ref_length)
+        assert (fast == plain_rows(these, references, 4, ref_length)).all()
+
+
+@pytest.mark.slow
+def test_segments_too_big_to_pack_take_the_plain_definition():
+    rng = random.Random(5)
+    words = [f"w{i}" for i in range(3000)]
+    long = [rng.choice(words) for _ in range(3000)]  # about 1900 distinct reference tokens: more than 10 bits
+    predictions = [long[:2000], ["w1", "w2"], long[5:900]]
+    references = [[long, long[::-1]], [["w1", "w2"]], [long[:200]] * 1100]  # 1100 references: too many
+    assert np.flatnonzero(~references_of(references).packable).tolist() == [0, 2]
+    texts = [" ".join(p) for p in predictions], [[" ".join(r) for r in refs] for refs in references]
+    for max_order in (4, 12):
+        for ref_length in ("shortest", "closest"):
+            assert (fast_rows(*texts, max_order, ref_length) == plain_rows(*texts, max_order, ref_length)).all()
+
+
+@given(corpus=corpora(max_segments=10, max_references=5), max_order=st.integers(1, 8),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_unpackable_segments_equal_the_plain_definition(corpus, max_order, ref_length):
+    """Every segment through the engine's plain fallback: no token id fits a packed key."""
+    predictions, references = corpus
+    with mock.patch.object(engine, "max_token_bits", lambda max_order: 0):
+        prepared = references_of([[sacrebleu_13a(r) for r in refs] for refs in references], max_order)
+        assert not (prepared.packable & (prepared.vocabulary > 0)).any()  # only segments without tokens pack
+        fast = fast_rows(predictions, references, max_order, ref_length)
+    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+TOKEN = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=24).filter(lambda t: not any(map(str.isspace, t)))
+
+
+@given(reference_tokens=st.lists(TOKEN, max_size=30), prediction_tokens=st.lists(TOKEN, max_size=30))
+def test_token_identity_words_are_equal_exactly_when_tokens_are(reference_tokens, prediction_tokens):
+    """Tokens of every length around the 15 bytes held in place (NUL bytes, astral characters
+    included): equal words on either side mean equal tokens, and unequal words unequal ones."""
+    numbers = {}
+    table = reading.token_table(" ".join(reference_tokens), numbers, grow=True)
+    words = list(zip(table[2].tolist(), table[3].tolist()))
+    assert table[0].tolist() == [len(reference_tokens)]
+    for (a, x), (b, y) in itertools.product(zip(reference_tokens, words), repeat=2):
+        assert (a == b) == (x == y)
+    table = reading.token_table(" ".join(prediction_tokens), numbers, grow=False)
+    for (a, x), (b, y) in itertools.product(zip(prediction_tokens, zip(table[2].tolist(), table[3].tolist())),
+                                            zip(reference_tokens, words)):
+        assert (a == b) == (x == y)
+
+
+def weak_fingerprints(low, high, bits=50):
+    """Fingerprints that collide all the time: the exact comparisons must catch every case."""
+    return ((low ^ high) % np.uint64(3)).astype(np.int64)
+
+
+@given(corpus=corpora(max_segments=10, max_references=4), max_order=st.integers(1, 5),
+       ref_length=st.sampled_from(["shortest", "closest"]))
+def test_colliding_fingerprints_still_give_exact_rows(corpus, max_order, ref_length):
+    predictions, references = corpus
+    with mock.patch.object(engine, "fingerprints", weak_fingerprints):
+        fast = fast_rows(predictions, references, max_order, ref_length)
+    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+
+
+def test_chunk_boundaries():
+    """More segments than one chunk holds, with shared n-grams across the boundaries."""
+    rng = random.Random(7)
+    sentence = lambda: " ".join(rng.choice("a b c d e f".split()) for _ in range(rng.randint(0, 9)))  # noqa: E731
+    n = 2 * engine.CHUNK_SEGMENTS + 17
+    predictions = [sentence() for _ in range(n)]
+    references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(n)]
+    for ref_length in ("shortest", "closest"):
+        expected = plain_rows(predictions, references, 4, ref_length)
+        settings = options.resolve_settings(ref_length=ref_length)
+        for threads in (1, 2, 3):
+            assert (counting.count(predictions, references, settings, options.counted_with(settings), threads=threads).array == expected).all()
+
+
+def test_a_counted_corpus_of_ids_is_the_chunked_engines_too():
+    """Past a few segments the numpy engine counts, in threads: the same rows."""
+    rng = np.random.default_rng(0)
+    predictions = [rng.integers(0, 300, rng.integers(0, 30)).tolist() for _ in range(6000)]
+    references = [[rng.integers(0, 300, rng.integers(1, 30)).tolist() for _ in range(2)] for _ in range(6000)]
+    as_words = [" ".join(map(str, p)) for p in predictions], [[" ".join(map(str, r)) for r in group]
+                                                              for group in references]
+    assert exactbleu.statistics(predictions, references) == exactbleu.statistics(*as_words, tokenizer="none")

@@ -1,0 +1,90 @@
+"""Worker threads count exactly what one thread counts, and end with the call that started them:
+when a worker fails, and when an interrupt lands while the caller waits for them."""
+
+import random
+import signal
+import threading
+import time
+
+import evaluate
+import pytest
+
+from conftest import METRIC_PATH
+from exactbleu.counting import corpus as counting
+from exactbleu.counting import threads as worker_threads
+from oracles import hf_bleu
+
+pytestmark = pytest.mark.usefixtures("chunked_path")
+
+
+def test_worker_threads_count_exactly(fresh, monkeypatch):
+    """Worker threads count the later chunks: the rows are those of one thread, with and without
+    the cache, under other options too."""
+    module = counting
+    monkeypatch.setattr(module, "_THREADS_MIN_DOCUMENTS", 10)
+    used = []
+    in_threads = module.in_threads
+    monkeypatch.setattr(module, "in_threads", lambda work, items, threads: (used.append(threads),
+                                                                             in_threads(work, items, threads))[1])
+    rng = random.Random(11)
+    words = "a b c d e f g , . 1.5".split()
+    sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randint(0, 15)))  # noqa: E731
+    predictions = [sentence() for _ in range(400)]
+    references = [[sentence() for _ in range(rng.randint(1, 3))] for _ in range(400)]
+    expected = hf_bleu(predictions, references)
+    assert fresh.compute(predictions=predictions, references=references) == expected
+    assert fresh.compute(predictions=predictions, references=references) == expected  # from the cache
+    assert used == [2, 2]
+    options = {"tokenizer": "intl", "lowercase": True, "smooth_method": "floor", "ref_length": "closest",
+               "sentence_level": True}
+    one_thread = evaluate.load(METRIC_PATH, threads=1).compute(predictions=predictions, references=references, **options)
+    assert used[-1] == 1
+    assert fresh.compute(predictions=predictions, references=references, **options) == one_thread
+    assert used[-1] == 2
+
+
+def test_a_failing_worker_thread_raises_here_and_every_worker_ends():
+    started = threading.active_count()
+
+    def work(part, stop):
+        if 3 in part:
+            raise RuntimeError("chunk 3")
+        for _ in part:
+            if stop.wait(0.05):
+                return
+
+    with pytest.raises(RuntimeError, match="chunk 3"):
+        counting.in_threads(work, range(4), 2)
+    assert threading.active_count() == started
+
+
+@pytest.mark.parametrize("shape", ["parts", "pipeline"])
+def test_an_interrupt_while_waiting_for_the_workers_leaves_none_running(shape):
+    """Ctrl-C lands while this thread waits for a worker: the worker is told to stop, is waited
+    for, and only then is the interrupt raised; so no worker works on after the call."""
+    started, seen = threading.active_count(), []
+
+    def work(part, stop):
+        for item in part:
+            if item and stop.wait(0.05):  # the worker's items are slow; this thread's part is quick
+                seen.append("stopped")
+                return
+            seen.append(item)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.1)  # after this thread's part, while it waits
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if shape == "parts":
+                worker_threads.in_threads(work, [0] * 50 + [1] * 50, 2)
+            else:  # the worker consumes slowly while this thread produces quickly
+                worker_threads.pipelined(range(100), lambda item: time.sleep(0.05), 2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert threading.active_count() == started
+    if shape == "parts":
+        assert seen[-1] == "stopped" and seen.count(1) < 10  # of the worker's 50 slow items

@@ -1,0 +1,53 @@
+"""The package exactbleu: its functional API and Statistics, its command line, and
+bleu_metric.py as a thin evaluate adapter over it."""
+
+import re
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+import exactbleu
+from conftest import ROOT, without_transformers
+
+PREDICTIONS = ["the cat sat on the mat", "a dog ran", "x", ""]
+REFERENCES = [["the cat sat on a mat", "there is a cat on the mat"], ["a dog ran home"], ["x y"], ["z"]]
+
+
+def run(*command, cwd=ROOT, **kwargs):
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300, **kwargs)
+
+
+@pytest.mark.slow
+def test_every_public_name_is_what_it_names_whatever_was_imported_first():
+    """The package loads its names when first used; no submodule may shadow one of them."""
+    code = ("import importlib, pkgutil, exactbleu, types; "
+            "[importlib.import_module(m.name) for m in pkgutil.walk_packages(exactbleu.__path__, 'exactbleu.') "
+            "if m.name != 'exactbleu.__main__']; "
+            "print(sorted(n for n in exactbleu.__all__ if n != 'compat' and isinstance(getattr(exactbleu, n), types.ModuleType)))")
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                               env=without_transformers())
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "[]"
+    assert "bleu_matrix" in dir(exactbleu) and callable(exactbleu.self_bleu)
+
+
+def test_the_library_and_its_command_line_never_import_evaluate():
+    code = ("import sys, exactbleu, exactbleu.cli; exactbleu.corpus_bleu(['a b'], ['a b']);"
+            "print(sorted(m for m in ('evaluate', 'datasets', 'transformers', 'torch') if m in sys.modules))")
+    completed = run(sys.executable, "-c", code)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "[]"
+
+
+def test_the_package_is_installable_and_the_space_installs_only_requirements():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == "exactbleu" and exactbleu.__version__ == "2.0.0"
+    assert project["scripts"] == {"exactbleu": "exactbleu.cli:main"}
+    assert {"evaluate", "moses", "ko", "ja", "spm", "matrix", "app", "torch", "dev"} <= \
+        set(project["optional-dependencies"])
+    requirements = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert not [line for line in requirements if re.match(r"\s*(-e\s+)?\.(\s|$|\[)", line)]
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8")
+    assert "/build/" in ignored and "*.egg-info/" in ignored

@@ -1,0 +1,84 @@
+"""The scoring functions fed hand-written statistics, no tokenizer involved, as sacrebleu's own
+tests feed given counts to its scoring: each arithmetic's edge cases (empty sides, smoothing,
+effective order, weights of zero), and the many-rows form bit for bit the one-sum form of each row."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactbleu import Statistics, options, scoring, sufficient_statistics
+from exactbleu.scoring import for_sentences, result_of_sums, scores_of_rows
+
+
+# Hand-written statistics, no tokenizer involved: [c, r, matches..., totals...].
+def score(stats, **given):
+    settings = options.resolve_settings(**given)
+    return scoring.result_of_sums(sufficient_statistics.Statistics([stats], options.counted_orders(settings)).sums(), settings)
+
+
+def test_scoring_empty_sides():
+    assert score([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])["bleu"] == 0.0
+    assert score([0, 5, 0, 0, 0, 0, 0, 0, 0, 0])["brevity_penalty"] == 0.0
+    hf_empty_reference = score([4, 0, 0, 0, 0, 0, 4, 3, 2, 1])
+    assert (hf_empty_reference["brevity_penalty"], hf_empty_reference["length_ratio"]) == (0.0, 0.0)
+    paper_empty_reference = score([4, 0, 0, 0, 0, 0, 4, 3, 2, 1], ref_length="closest")
+    assert (paper_empty_reference["brevity_penalty"], paper_empty_reference["length_ratio"]) == (1.0, 0.0)
+
+
+def test_scoring_exp_smoothing_halves_per_missing_order():
+    result = score([10, 10, 5, 0, 0, 0, 10, 9, 8, 7], smooth_method="exp")
+    assert result["precisions"] == pytest.approx([0.5, 1 / (2 * 9), 1 / (4 * 8), 1 / (8 * 7)], rel=1e-15)
+
+
+def test_scoring_no_match_at_all_is_zero_even_smoothed():
+    """As in sacrebleu, smoothing gives no credit to a corpus where nothing matches at any order."""
+    for method in ("exp", "floor", "add-k"):
+        assert score([3, 3, 0, 0, 0, 0, 3, 2, 1, 0], smooth_method=method)["bleu"] == 0.0
+
+
+def test_scoring_effective_order_stops_at_the_last_order_with_ngrams():
+    stats = [2, 2, 2, 1, 0, 0, 2, 1, 0, 0]  # a perfect 2-word sentence
+    assert score(stats, smooth_method="none", effective_order=True)["bleu"] == pytest.approx(1.0, rel=1e-15)
+    assert score(stats, effective_order=True)["bleu"] == 1.0
+    assert score(stats)["bleu"] == 0.0
+
+
+def test_scoring_zero_weight_orders_do_not_enter_the_mean():
+    stats = [4, 4, 4, 2, 0, 0, 4, 3, 2, 1]
+    assert score(stats, weights=[0.5, 0.5, 0, 0])["bleu"] == math.exp(0.5 * math.log(1.0) + 0.5 * math.log(2 / 3))
+
+
+@st.composite
+def rows(draw, orders):
+    """A statistics row by hand: any lengths, matches at most totals, totals as the length has them;
+    sometimes an empty prediction or reference."""
+    length = draw(st.integers(0, 12))
+    totals = [max(0, length - n) for n in range(orders)]
+    matches = [draw(st.integers(0, total)) for total in totals]
+    return [length, draw(st.integers(0, 14)), *matches, *totals]
+
+
+SCORING = [("default", {}), ("default", {"smooth": True}), ("default", {"effective_order": True}),
+           ("default", {"ref_length": "closest"}), ("default", {"weights": [0.7, 0, 0.2, 0.1]}),
+           *[("sacrebleu", {"smooth_method": method, **extra}) for method in ("none", "floor", "add-k", "exp")
+             for extra in ({}, {"effective_order": True}, {"max_order": 2})],
+           ("sacrebleu", {"smooth_method": "floor", "smooth_value": 0.5}), ("sacrebleu", {"smooth_value": 0.0,
+                                                                                          "smooth_method": "add-k"}),
+           ("sacrebleu", {"weights": [0.6, 0.4]}), ("sacrebleu", {"weights": [0, 0.5, 0.5]}),
+           *[("nltk", {"smooth_method": f"method{number}"}) for number in range(8)],
+           ("nltk", {"weights": [0.49, 0.49, 0.01, 0.01]}), ("nltk", {"smooth_method": "method4", "max_order": 2})]
+
+
+@pytest.mark.parametrize("preset, chosen", SCORING)
+@given(data=st.data())
+def test_rows_made_by_hand_score_as_each_alone(preset, chosen, data):
+    """Rows no tokenizer makes too (an empty reference with a long prediction, and so on)."""
+    settings = options.resolve_settings(preset, **chosen)
+    orders = options.counted_orders(settings)
+    made = data.draw(st.lists(rows(orders), min_size=1, max_size=30))
+    statistics = Statistics(np.array(made, dtype=np.int64), orders)
+    expected = [result_of_sums(sums, for_sentences(settings))["bleu"] for sums in statistics.segments()]
+    assert scores_of_rows(statistics, settings).tolist() == expected
