@@ -173,10 +173,9 @@ def bootstrap(statistics: Statistics, preset: PresetChoice = "default", **option
 
 def count_tokens(texts: Sequence[str], preset: PresetChoice = "default", **options: Any) -> int:
     """How many tokens the texts hold under the options' tokenizing: what ``max_tokens`` bounds."""
-    checked = checked_texts(texts, "texts")
-    if checked.kind != "text":
+    if kind_of(texts) != "text":
         raise TypeError("count_tokens counts the tokens of text; token ids are tokens already: len() counts them")
-    return corpus_tokens(checked.values, resolve_settings(preset, **options))
+    return corpus_tokens(checked_texts(texts, "texts").values, resolve_settings(preset, **options))
 
 
 def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
@@ -202,8 +201,9 @@ def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetCh
 
 def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any], *, baseline: str | None = None,
                 test: str = "bootstrap", n_samples: int | None = None, seed: int | None = 12345,
-                preset: PresetChoice = "default", threads: int | None = None, max_tokens: int | None = None,
-                cache: ReferenceCache | None = None, **options: Any) -> dict[str, dict[str, float | None]]:
+                preset: PresetChoice = "default", ignore_ids: Sequence[int] | None = None, threads: int | None = None,
+                max_tokens: int | None = None, cache: ReferenceCache | None = None,
+                **options: Any) -> dict[str, dict[str, float | None]]:
     """Is a system really better than the baseline? sacrebleu's paired tests, on statistics.
 
     Args:
@@ -216,6 +216,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
             100,000 (``MAX_SAMPLES``).
         seed: the random seed, sacrebleu's 12345 by default; None draws from the OS.
         preset, **options: as for ``corpus_bleu`` (the "sacrebleu" preset gives sacrebleu's numbers).
+        ignore_ids: for systems of token ids, the ids to drop from every system and the references.
         threads, max_tokens, cache: how counting runs (see ``dispatch.corpus_statistics``).
     Returns:
         ``{name: {"bleu", "p_value", "mean", "ci"}}`` on 0..1 (see ``paired_test_statistics``).
@@ -224,14 +225,17 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
     check_no_output_options(settings, "paired_test")
     _check_test(systems, "predictions", baseline, test, n_samples, seed, settings, "paired_test")
     cache = cache if cache is not None else ReferenceCache()  # the references are counted once for every system
-    counted_systems = {}
+    corpora = {}
     for name, predictions in systems.items():
         try:
-            corpus = checked_corpus(predictions, references)
+            corpora[name] = checked_corpus(predictions, references, ignore_ids)
         except (TypeError, ValueError) as error:
             raise type(error)(f"systems[{name!r}]: {error}") from None
-        counted_systems[name] = corpus_statistics(corpus, settings_for(corpus.kind, settings), threads, max_tokens,
-                                                  cache)
+    if len({corpus.kind == "text" for corpus in corpora.values()}) > 1:
+        raise TypeError("systems must all be text or all be token ids: their statistics are counted alike")
+    settings = settings_for(next(iter(corpora.values())).kind, settings)  # token ids are tokens already
+    counted_systems = {name: corpus_statistics(corpus, settings, threads, max_tokens, cache)
+                       for name, corpus in corpora.items()}
     compared = compare(counted_systems, baseline=baseline, test=test, n_samples=n_samples, seed=seed, preset=settings)
     return {name: one.fractions() for name, one in compared.items()}
 

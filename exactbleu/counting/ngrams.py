@@ -35,6 +35,8 @@ def tokens_of_text(texts: list[str], tokenize: Tokenizing) -> Tokens:
     identity words, then every token is compared with its group's first: two different tokens
     with one digest (a chance of about 1 in 10^9 for a million distinct tokens) take the exact,
     slower grouping by the words themselves."""
+    if not texts:  # no text at all: a token text of no lines cannot be written ("" is one empty line)
+        return tokens_of_ids(TokenIds(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
     table = token_table(reader_text(texts, tokenize), {}, grow=True)
     lengths, low, high, bounds = table.lengths, table.low, table.high, table.bounds
     _, first, ids = np.unique(fingerprints(low, high), return_index=True, return_inverse=True)

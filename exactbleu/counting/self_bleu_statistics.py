@@ -87,12 +87,14 @@ class SelfBleuStatistics:
 
     @classmethod
     def of(cls, tokens: Tokens, orders: int, counted_with: CountedWith, threads: int = 1) -> "SelfBleuStatistics":
-        """The Self-BLEU statistics of a corpus (or of a shard of it) up to ``orders`` orders."""
+        """The Self-BLEU statistics of a corpus (or of a shard of it) up to ``orders`` orders, each
+        order's n-grams sorted by their spelled keys, as ``rows_of`` searches them and ``+`` keeps them."""
         grams = []
         for n, order in enumerate(_orders(tokens, orders, True, threads), start=1):
             _distinct, where = np.unique(order.gram, return_index=True)
             keys = _spelled(tokens, cast(Where, order.where)(where), n)  # set: counted with where=True
-            grams.append((keys, order.top[where], order.second[where]))
+            by_key = np.argsort(keys, kind="stable")  # the n-grams' numbers sort otherwise than their spellings
+            grams.append((keys[by_key], order.top[where][by_key], order.second[where][by_key]))
         values, counts = np.unique(tokens.lengths, return_counts=True)
         return cls(grams, dict(zip(values.tolist(), counts.tolist())), counted_with)
 

@@ -63,9 +63,33 @@ def _kept(ids: torch.Tensor, ignore: torch.Tensor | None, lengths: torch.Tensor 
     return _compacted(ids, kept)
 
 
+def _readable(value: torch.Tensor, name: str) -> None:
+    """A tensor whose ids can be read as rows: dense, with its data, not nested."""
+    if value.is_nested:
+        raise ValueError(f"{name} is a nested tensor: give its rows as a list of 1-D tensors (tensor.unbind()), or "
+                         f"as one padded tensor (torch.nested.to_padded_tensor) with its padding id in ignore_ids")
+    if value.layout != torch.strided:
+        raise ValueError(f"{name} is a sparse tensor ({value.layout}): give a dense one (tensor.to_dense())")
+    if value.is_meta:
+        raise ValueError(f"{name} is a meta tensor, which holds no values: give the tensor with its data, on the CPU "
+                         f"or a GPU")
+    if value.is_quantized:
+        raise TypeError(f"{name} is a quantized tensor: give integer token ids (tensor.int_repr())")
+
+
 def _integer_tensor(value: torch.Tensor, name: str) -> None:
+    """Integer token ids that an int64 holds, in a tensor that can be read."""
+    _readable(value, name)
     if value.numel() and (value.dtype == torch.bool or value.is_floating_point() or value.is_complex()):
         raise TypeError(f"{name} must hold integer token ids, got a {value.dtype} tensor")
+    if value.dtype == torch.uint64 and value.numel():
+        # Ids of 2**63 and more are exactly those whose bits read as a negative int64.
+        wrapped = value.view(torch.int64).reshape(-1)
+        negative = wrapped < 0
+        if bool(negative.any()):
+            first = int(wrapped[negative][0]) + 2**64
+            raise ValueError(f"{name} holds the token id {first}, which no int64 holds: token ids are 64-bit signed "
+                             f"integers, from -2**63 to 2**63 - 1")
 
 
 def _padded(value: torch.Tensor, name: str, ignore: torch.Tensor | None, dims: tuple[int, ...]) -> torch.Tensor:

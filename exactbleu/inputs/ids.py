@@ -60,12 +60,15 @@ class TokenIds:
 
 def is_token_ids(predictions: object) -> bool:
     """Whether predictions are token ids rather than text: an array or tensor (anything with
-    ``__array__``), or a sequence whose first segment is a sequence of ints, a 1-D array or tensor."""
+    ``__array__``) but an array of strings, or a sequence whose first segment is a sequence of ints,
+    a 1-D array or tensor."""
     if hasattr(predictions, "__array__") and not isinstance(predictions, (list, tuple)):
-        return True
+        return not _holds_strings(predictions)
     if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence) or not len(predictions):
         return False
     first = predictions[0]
+    if isinstance(first, (str, bytes)):  # numpy's strings have __array__ too
+        return False
     if hasattr(first, "__array__"):
         return True
     if isinstance(first, (list, tuple)):
@@ -73,13 +76,49 @@ def is_token_ids(predictions: object) -> bool:
     return False
 
 
+def _holds_strings(array: object) -> bool:
+    """Whether an array holds text: numpy's strings, or objects that are strings."""
+    kind = getattr(getattr(array, "dtype", None), "kind", None)
+    if kind in ("U", "S"):
+        return True
+    return kind == "O" and bool(getattr(array, "size", 0)) and isinstance(np.asarray(array).reshape(-1)[0], str)
+
+
 def ignored_ids(ignore_ids: object) -> Ints:
     """``ignore_ids`` checked: an int or a list of ints (negative ones too, such as -100)."""
     ignore = as_list(ignore_ids, "ignore_ids") if not isinstance(ignore_ids, int) else [ignore_ids]
     array = np.asarray(ignore)
+    past_int64(ignore if array.dtype.kind in "fO" else array, lambda position: "ignore_ids")
     if array.size and (array.dtype.kind not in "iu" or array.ndim != 1):
         raise TypeError(f"ignore_ids must be a list of integer token ids, got {ignore_ids!r:.80}")
     return array.astype(np.int64)
+
+
+def past_int64(values: object, name: Callable[[int], str]) -> None:
+    """A ValueError where ids hold one that no int64 holds (Python ints in a list, which numpy would
+    make floats or objects of; an array's uint64s or objects), naming it and, by
+    ``name(position)``, what holds it: read as an int64, it would be another id, and the score
+    another corpus's."""
+    if isinstance(values, np.ndarray):
+        flat: Any = values.reshape(-1)
+        if values.dtype.kind == "u" and values.size and flat.max() >= 2**63:
+            position = int(np.argmax(flat >= 2**63))
+            raise ValueError(_outside_int64(name(position), int(flat[position])))
+        if values.dtype != object:
+            return
+        flat = flat.tolist()
+    elif isinstance(values, (list, tuple)):
+        flat = values
+    else:
+        return
+    for position, value in enumerate(flat):
+        if isinstance(value, int) and not -(2**63) <= value < 2**63:
+            raise ValueError(_outside_int64(name(position), value))
+
+
+def _outside_int64(name: str, value: int) -> str:
+    return (f"{name} holds the token id {value}, which no int64 holds: token ids are 64-bit signed integers, from "
+            f"-2**63 to 2**63 - 1")
 
 
 def check_token_ids(predictions: object, references: object,
@@ -119,7 +158,7 @@ def _reference_array(references: object, ignore: Ints | None) -> TokenIds:
     per_prediction = array.shape[1] if several else 1
     name = (lambda number: f"references[{number // per_prediction}][{number % per_prediction}]") if several \
         else "references[{}]".format
-    referenced = _rows(array.reshape(-1, array.shape[-1]), ignore, name)
+    referenced = _rows(array.reshape(len(array) * per_prediction, array.shape[-1]), ignore, name)
     referenced.groups = np.full(len(array), per_prediction, dtype=np.int64)
     return referenced
 
@@ -166,6 +205,7 @@ def _integer_array(value: object, name: str) -> NDArray[Any]:
     except (ValueError, TypeError) as error:  # ragged rows
         raise ValueError(f"{name} must be a rectangular array of token ids (pad short rows and name the padding id "
                          f"in ignore_ids): {error}") from None
+    past_int64(value if array.dtype.kind in "fO" else array, lambda position: name)
     if array.dtype == object:
         raise ValueError(f"{name} must be a rectangular array of token ids, got rows of different lengths (pad them "
                          f"and name the padding id in ignore_ids)")
@@ -175,8 +215,6 @@ def _integer_array(value: object, name: str) -> NDArray[Any]:
     if array.size and array.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integer token ids, got {array.dtype} values such as "
                         f"{array.reshape(-1)[0].item()!r}")
-    if array.size and array.dtype.kind == "u" and array.max() >= 2**63:
-        raise ValueError(f"{name} holds a token id too large for int64: {array.max()}")
     return array
 
 
@@ -202,6 +240,9 @@ def _joined(segments: list[Any], name: Namer, ignore: Ints | None) -> TokenIds:
             ids: NDArray[Any] | None = np.array(flat) if flat else np.zeros(0, dtype=np.int64)
         except (ValueError, TypeError):
             ids = None
+        if ids is None or ids.dtype.kind not in "i":  # an id past int64 is read as a float or an object
+            ends = np.cumsum(lengths)
+            past_int64(flat, lambda position: name(int(np.searchsorted(ends, position, side="right"))))
         if ids is None or ids.ndim != 1 or ids.dtype.kind not in "iu":
             for index, segment in enumerate(segments):  # find the bad segment, to name it
                 _segment(segment, name(index))

@@ -43,31 +43,58 @@ def check_number(name: str, value: object) -> float:
     return cast(float, value)  # an int stays an int, as NLTK and sacrebleu compute with it
 
 
+def _is_array(value: object) -> bool:
+    """Whether a value is an array of some library (numpy's, torch's, ...): it has a shape and lists itself."""
+    return not isinstance(value, (list, tuple)) and hasattr(value, "ndim") and hasattr(value, "tolist")
+
+
 def _is_sequence(value: object) -> bool:
+    if _is_array(value):
+        return getattr(value, "ndim", 0) != 0
     return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__") and hasattr(value, "__len__")
 
 
-def _weight_values(weights: object) -> list[object]:
-    """One weight set, or the list of weight sets, as it was given: a numpy array (float32 or
-    float64) becomes the list of its values as Python floats, which is what NLTK computes with."""
-    import numpy as np
+def _listed_array(weights: object) -> list[object]:
+    """An array of weights (numpy's, torch's on any device, ...) as the list of its values as Python
+    numbers, which is what NLTK computes with: one weight set, so 1-D."""
+    ndim, shape = getattr(weights, "ndim", None), tuple(getattr(weights, "shape", ()))
+    if ndim != 1:
+        raise ValueError(f"weights must be one weight set (a 1-D sequence of numbers) or a list of weight sets, "
+                         f"got a {ndim}-D {type(weights).__name__} of shape {shape}; pass several sets as a list of "
+                         f"1-D sequences, such as list(weights)")
+    try:
+        listed: list[object] = weights.tolist()  # type: ignore[attr-defined]  # an array, as checked
+    except (RuntimeError, NotImplementedError, ValueError, TypeError) as error:  # a tensor with no data, say
+        raise ValueError(f"weights must hold numbers that can be read, got a {type(weights).__name__} that cannot "
+                         f"list them ({error}); give a list of floats") from None
+    return listed
 
-    if isinstance(weights, np.ndarray):
-        if weights.ndim != 1:
-            raise ValueError(f"weights must be one weight set (a 1-D sequence of numbers) or a list of weight sets, "
-                             f"got a {weights.ndim}-D array of shape {weights.shape}; pass several sets as a list "
-                             f"of 1-D sequences, such as list(weights)")
-        listed: list[object] = weights.tolist()
-        return listed
+
+def _weight_values(weights: object) -> list[object]:
+    """One weight set, or the list of weight sets, as it was given: an array (numpy's float32 or
+    float64, a tensor) becomes the list of its values as Python floats."""
+    if _is_array(weights):
+        return _listed_array(weights)
     if not _is_sequence(weights) or isinstance(weights, (collections.abc.Mapping, collections.abc.Set)):
         raise ValueError(f"weights must be a sequence of numbers (or a list of weight sets), got "
                          f"{type(weights).__name__}: {weights!r:.80}")
     return list(cast(Iterable[object], weights))  # a sequence, as checked
 
 
+def _number(value: object) -> object:
+    """A 0-d array (a numpy scalar array, a tensor) as the Python number it holds; else the value."""
+    if _is_array(value) and getattr(value, "ndim", None) == 0:
+        try:
+            return value.item()  # type: ignore[attr-defined]  # an array, as checked
+        except (RuntimeError, NotImplementedError, ValueError, TypeError):
+            return value  # refused by the number's check, which names weights
+    return value
+
+
 def _checked_weights(weights: object) -> tuple[float, ...]:
     """One weight set, checked, as a tuple of floats."""
-    values = tuple(float(check_number("weights", w)) for w in itertools.islice(_weight_values(weights), MAX_ORDER + 1))
+    values = tuple(float(check_number("weights", _number(w)))
+                   for w in itertools.islice(_weight_values(weights), MAX_ORDER + 1))
     if len(values) > MAX_ORDER:
         raise ValueError(f"weights must hold at most {MAX_ORDER} numbers, one per order (max_order is at most "
                          f"{MAX_ORDER})")
@@ -79,16 +106,14 @@ def _checked_weights(weights: object) -> tuple[float, ...]:
 def checked_weight_sets(weights: object) -> tuple[Weights, bool]:
     """(weights, several): one weight set as a tuple of floats, or several as a tuple of them,
     as NLTK's corpus_bleu tells them apart: several when the first entry is itself a sequence."""
-    import numpy as np
-
     values = _weight_values(weights)
-    several = len(values) > 0 and (isinstance(values[0], np.ndarray) or _is_sequence(values[0]))
+    several = len(values) > 0 and _is_sequence(values[0])
     if not several:
         return _checked_weights(values), False
     if len(values) > MAX_WEIGHT_SETS:
         raise ValueError(f"weights holds {len(values)} weight sets; at most {MAX_WEIGHT_SETS} are scored at once")
     for number, one in enumerate(values):
-        if not (isinstance(one, np.ndarray) or _is_sequence(one)):
+        if not _is_sequence(one):
             raise ValueError(f"weights mixes numbers and weight sets: weights[0] is a sequence but weights[{number}] "
                              f"is {one!r:.80}; give one set of numbers, or a list of sets")
     return tuple(_checked_weights(one) for one in values), True

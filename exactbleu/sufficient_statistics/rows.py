@@ -253,6 +253,12 @@ def checked_vector(vector: object) -> NDArray[np.int64]:
     1-D integer array of a vector's length, of non-negative counts of at least one segment with at
     least one reference each, its matches at most its totals and its totals at most its
     denominators; else a TypeError or ValueError that says what is wrong."""
+    if not isinstance(vector, np.ndarray) and hasattr(vector, "ndim") and hasattr(vector, "tolist"):
+        try:  # a tensor on any device, say, as torch.distributed.all_reduce sums it
+            vector = vector.tolist()
+        except (RuntimeError, NotImplementedError, ValueError, TypeError) as error:
+            raise TypeError(f"statistics must be a summed vector of Statistics.vector() whose values can be read, "
+                            f"got a {type(vector).__name__} that cannot list them ({error})") from None
     array = np.asarray(vector)
     if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or (array.dtype == object and len(array) == 0)):
         raise TypeError(f"statistics must be the Statistics from exactbleu.statistics(), or the 1-D integer vector "

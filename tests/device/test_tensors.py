@@ -185,3 +185,36 @@ def test_importing_exactbleu_does_not_import_torch():
     code = "import sys, exactbleu; exactbleu.corpus_bleu([[1, 2]], [[1, 2]]); print('torch' in sys.modules)"
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert completed.stdout.strip() == "False", completed.stderr
+
+
+def test_uint64_ids_of_2_to_the_63_and_more_are_refused_by_name():
+    """The seed example: these were read as negative ids, and the message advised ignoring
+    -9223372036854775803, which dropped the token and scored 1.0, a number no corpus has."""
+    predictions, references = torch.tensor([[2**63 + 5, 7]], dtype=torch.uint64), torch.tensor([[7]], dtype=torch.uint64)
+    for kernels in ("torch", "numpy"):
+        with exactbleu.cpu_tensor_kernels(kernels), pytest.raises(ValueError) as raised:
+            exactbleu.sentence_scores(predictions, references, ignore_ids=[])
+        message = str(raised.value)
+        assert "predictions" in message and str(2**63 + 5) in message and "int64" in message
+        assert "ignore_ids=[" not in message and "-9223372036854775803" not in message
+    # Below 2**63, uint64 ids are ids like any other.
+    small = torch.tensor([[2**63 - 5, 7]], dtype=torch.uint64), torch.tensor([[7]], dtype=torch.uint64)
+    assert exactbleu.sentence_scores(*small, "sacrebleu", ignore_ids=[]).tolist() == \
+        exactbleu.sentence_scores([[2**63 - 5, 7]], [[7]], "sacrebleu").tolist()
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda rows: rows.to("meta"), ["meta tensor", "holds no values"]),
+    (lambda rows: rows.to_sparse(), ["sparse", "to_dense()"]),
+    (lambda rows: torch.nested.nested_tensor(list(rows), layout=torch.jagged), ["nested tensor", "unbind()"]),
+])
+@pytest.mark.parametrize("argument", ["predictions", "references"])
+def test_tensors_a_bleu_cannot_read_get_a_message_that_says_what_to_pass(make, words, argument):
+    rows = torch.tensor([[5, 6, 7], [8, 9, 0]])
+    given = {"predictions": rows, "references": rows.clone()}
+    given[argument] = make(given[argument])
+    with pytest.raises((TypeError, ValueError)) as raised:
+        exactbleu.sentence_scores(given["predictions"], given["references"], ignore_ids=[0])
+    assert str(raised.value).startswith(argument)
+    for word in words:
+        assert word in str(raised.value)

@@ -42,3 +42,37 @@ def test_ragged_rows_in_an_array_are_refused():
     ragged[:] = [[1, 2], [3]]
     with pytest.raises(ValueError, match="rows of different lengths"):
         exactbleu.corpus_bleu(np.stack([ragged]), [[1]])
+
+
+def test_references_of_zero_width_and_zero_rows_score_as_the_equal_lists():
+    """The seed example: a (1, 1, 0) array of references crashed inside numpy's reshape."""
+    expected = exactbleu.sentence_scores([[5, 8, 9]], [[[]]], ignore_ids=[0])
+    assert expected.tolist() == [0.0]
+    assert exactbleu.sentence_scores(np.array([[5, 8, 9]]), np.zeros((1, 1, 0), dtype=np.int64),
+                                     ignore_ids=[0]).tolist() == expected.tolist()
+    assert exactbleu.sentence_scores(np.array([[5, 8, 9]]), np.zeros((1, 0), dtype=np.int64),
+                                     ignore_ids=[0]).tolist() == expected.tolist()
+    assert exactbleu.corpus_bleu(np.zeros((2, 0), dtype=np.int64), np.zeros((2, 3, 0), dtype=np.int64), ignore_ids=[0]) \
+        == exactbleu.corpus_bleu([[], []], [[[], [], []], [[], [], []]])
+    for predictions, references in (([[5]], np.zeros((0, 1), dtype=np.int64)),
+                                    (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 1, 3), dtype=np.int64))):
+        with pytest.raises(ValueError, match="predictions") as raised:
+            exactbleu.corpus_bleu(predictions, references, ignore_ids=[0])
+        lists = ([[5]], []) if len(predictions) else ([], [])
+        with pytest.raises(ValueError) as plain:
+            exactbleu.corpus_bleu(*lists)
+        assert str(raised.value) == str(plain.value)
+
+
+@pytest.mark.parametrize("given, ignore_ids, words", [
+    ([[2**63 + 5, 7]], None, ["predictions[0]", str(2**63 + 5), "int64"]),
+    (np.array([[2**63 + 5, 7]], dtype=np.uint64), [], ["predictions", str(2**63 + 5), "int64"]),
+    ([[-(2**63) - 1, 7]], None, ["predictions[0]", str(-(2**63) - 1), "int64"]),
+    ([[5, 7]], [2**63 + 5], ["ignore_ids", str(2**63 + 5), "int64"]),
+])
+def test_an_id_that_no_int64_holds_is_named_and_refused(given, ignore_ids, words):
+    with pytest.raises(ValueError) as raised:
+        exactbleu.sentence_scores(given, [[7]], **({} if ignore_ids is None else {"ignore_ids": ignore_ids}))
+    for word in words:
+        assert word in str(raised.value)
+    assert "ignore_ids=[" not in str(raised.value)

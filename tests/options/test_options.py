@@ -4,6 +4,8 @@
 import evaluate
 import pytest
 
+import exactbleu
+
 from conftest import METRIC_PATH
 from exactbleu import options
 
@@ -121,3 +123,20 @@ def test_weights_set_the_order_and_uniform_weights_change_nothing(bleu):
     plain = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, max_order=3)
     weighted = bleu.compute(predictions=PREDICTIONS, references=REFERENCES, weights=[1 / 3] * 3)
     assert weighted == plain
+
+
+def test_weights_take_any_1_d_sequence_of_numbers_tensors_included():
+    """The seed example: a tensor of weights raised torch's "iteration over a 0-d tensor"."""
+    import numpy as np
+    import torch
+
+    expected = exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, weights=[0.5, 0.3, 0.2])
+    for weights in (torch.tensor([0.5, 0.3, 0.2]), torch.tensor([0.5, 0.3, 0.2], dtype=torch.float64),
+                    np.array([0.5, 0.3, 0.2]), (0.5, 0.3, 0.2)):
+        assert exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, weights=weights) == \
+            exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, weights=[float(w) for w in weights])
+    assert exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, weights=np.array([0.5, 0.3, 0.2]))["bleu"] == expected["bleu"]
+    for bad in (torch.tensor(0.5), torch.tensor([[0.5, 0.5], [0.2, 0.8]]), torch.tensor([1, 2]).to("meta")):
+        with pytest.raises(ValueError) as raised:
+            exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, weights=bad)
+        assert str(raised.value).startswith("weights")

@@ -1,19 +1,24 @@
 """self_bleu in linear time: exactly sentence_bleu of each text against all the others, under every
 preset and option; Texygen's NLTK loop and fast-bleu's C++ SelfBLEU for the "nltk" preset with
-method1; and the same numbers from shards that add up."""
+method1; and the same numbers from shards that add up, in any split and order, from text, token
+ids and tensors."""
 
+import functools
 import math
+import operator
 import random
 
 import numpy as np
 import pytest
+import torch
 from fast_bleu import SelfBLEU
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import exactbleu
+from conftest import examples
 from exactbleu.counting import threads as worker_threads
 from oracles import OPTIONS, PER_CORPUS, nltk_quietly, outcome, segments
 
@@ -84,6 +89,55 @@ def test_shards_add_up_to_the_whole_corpus(preset, chosen):
         shards[0], preset, **chosen) + exactbleu.self_bleu_statistics(shards[1], preset, **chosen)
     again = exactbleu.self_bleu(shards[1], preset, corpus=other, **chosen)["scores"]
     assert again.tolist() == exactbleu.self_bleu(texts, preset, **chosen)["scores"][17:60].tolist()
+
+
+def as_form(texts, form):
+    """Texts as the form gives them: strings, token ids (a word's id is its place in a vocabulary),
+    or a padded tensor of those ids (0 pads: no word's id)."""
+    if form == "text":
+        return texts, {}
+    vocabulary = {word: number for number, word in enumerate(sorted({w for text in texts for w in text.split()}), 1)}
+    ids = [[vocabulary[word] for word in text.split()] for text in texts]
+    if form == "ids":
+        return ids, {}
+    width = max([1, *map(len, ids)])
+    return torch.tensor([row + [0] * (width - len(row)) for row in ids]), {"ignore_ids": [0]}
+
+
+@settings(max_examples=examples(150))
+@given(texts=TEXTS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), form=st.sampled_from(["text", "ids", "tensor"]),
+       data=st.data())
+def test_any_split_into_shards_summed_in_any_order_is_the_whole_corpus(texts, preset, form, data):
+    """One shard (and ``sum([s])``) too: a shard's statistics, alone or summed with the others'
+    in any order, score each of its texts against every other text of the corpus."""
+    given, ignoring = as_form(texts, form)
+    cuts = data.draw(st.lists(st.integers(1, len(texts) - 1), max_size=3, unique=True).map(sorted))
+    spans = list(zip([0, *cuts], [*cuts, len(texts)]))
+    shards = [exactbleu.self_bleu_statistics(given[start:stop], preset, **ignoring) for start, stop in spans]
+    order = data.draw(st.permutations(range(len(shards))))
+    summed = data.draw(st.sampled_from(["sum", "plus"]))
+    corpus = sum(shards[number] for number in order) if summed == "sum" else functools.reduce(
+        operator.add, (shards[number] for number in order))
+    assert len(corpus) == len(texts)
+    scores = [exactbleu.self_bleu(given[start:stop], preset, corpus=corpus, **ignoring)["scores"].tolist()
+              for start, stop in spans]
+    assert [score for shard in scores for score in shard] == exactbleu.self_bleu(given, preset,
+                                                                                 **ignoring)["scores"].tolist()
+
+
+@pytest.mark.parametrize("preset", sorted(exactbleu.PRESETS))
+def test_self_bleu_from_its_own_statistics_is_self_bleu(preset):
+    """The seed example: one SelfBleuStatistics kept its keys in one order and searched them as if
+    sorted in another, so this raised "these texts hold an n-gram that the corpus's Self-BLEU
+    statistics do not"; so did these ids, a tensor, and sum([statistics])."""
+    texts = ["the cat sat", "a cat sat on", "the dog sat"]
+    for given, ignoring in ((texts, {}), ([[1, 256], [1, 256]], {}), (torch.tensor([[1, 256, 0], [1, 256, 7]]),
+                                                                      {"ignore_ids": [0]})):
+        expected = exactbleu.self_bleu(given, preset, **ignoring)
+        statistics = exactbleu.self_bleu_statistics(given, preset, **ignoring)
+        for corpus in (statistics, sum([statistics])):
+            got = exactbleu.self_bleu(given, preset, corpus=corpus, **ignoring)
+            assert got["scores"].tolist() == expected["scores"].tolist() and got["self_bleu"] == expected["self_bleu"]
 
 
 def test_token_ids_give_the_scores_of_the_same_ids_as_words():
