@@ -100,22 +100,32 @@ def descendants(pid):
     return found
 
 
-def cpu_seconds(pid):
-    """CPU time of ``pid``, its reaped children and every live descendant."""
+def clock_ticks():
+    """Now, in clock ticks since boot: the unit of a process's start time in /proc."""
+    return float(pathlib.Path("/proc/uptime").read_text().split()[0]) * os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid, born_before=None):
+    """CPU time of ``pid``, its reaped children and every live descendant; with ``born_before`` (in
+    clock ticks since boot), only of the descendants started before then: a spare worker that a
+    request started is not that request's work."""
     total = 0
     for number, process in enumerate([pid, *descendants(pid)]):
         with contextlib.suppress(OSError):
             fields = pathlib.Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            if number and born_before is not None and int(fields[19]) > born_before:
+                continue
             total += sum(map(int, fields[11:15] if number == 0 else fields[11:13]))
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def seconds_until_idle(pid, started):
-    """Seconds from ``started`` until the process tree uses under 15% of a core for 0.4 s."""
+def seconds_until_idle(pid, started, born_before=None):
+    """Seconds from ``started`` until the process tree (see ``cpu_seconds``) uses under 15% of a
+    core for 0.4 s."""
     while time.time() - started < 120:
-        before, at = cpu_seconds(pid), time.time()
+        before, at = cpu_seconds(pid, born_before), time.time()
         time.sleep(0.4)
-        if cpu_seconds(pid) - before < 0.06:
+        if cpu_seconds(pid, born_before) - before < 0.06:
             return at - started
     return float("inf")
 
