@@ -12,8 +12,8 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale);
-- ``compat``, ``cli``, ``metric``: the faces: sacrebleu's API, the command line, and the evaluate
-  metric that ``bleu_metric.py`` loads.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``: the faces: sacrebleu's API, the command line,
+  the evaluate metric that ``bleu_metric.py`` loads, and torchmetrics' BLEU Metrics.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
     )
     from .counting import ReferenceCache, SelfBleuStatistics
     from .dispatch import checked_corpus, cpu_tensor_kernels
-    from .inputs import Corpus
+    from .inputs import Corpus, kind_of
     from .limits import MAX_CELLS, MAX_ORDER, MAX_SAMPLES, MAX_WEIGHT_SETS, PAIRED_TESTS, packed_token_limit
     from .options import OPTIONS, PRESETS, SMOOTHING, Preset, Settings, Signature, Smoothing, resolve_settings
     from .per_sentence import bleu_matrix, self_bleu, self_bleu_statistics, sentence_scores
@@ -65,7 +65,7 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["Scored", "ScoredRows"], ".scoring"),
     **dict.fromkeys(["Compared", "Estimate"], ".scoring.significance"),
     **dict.fromkeys(["checked_corpus", "cpu_tensor_kernels"], ".dispatch"),
-    "Corpus": ".inputs",
+    **dict.fromkeys(["Corpus", "kind_of"], ".inputs"),
     "Option": ".registry",
     **dict.fromkeys(["ReferenceCache", "SelfBleuStatistics"], ".counting"),
     "Explanations": ".scoring.explanation",
@@ -76,8 +76,8 @@ __all__ = ["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "OPTIONS"
            "SMOOTHING", "TOKENIZERS", "Compared", "Corpus", "Estimate", "Explanations", "Needs", "Option", "Preset",
            "Price", "ReferenceCache", "Scored", "ScoredRows", "SelfBleuStatistics", "Settings", "Signature",
            "Smoothing", "Statistics", "Sums", "Tokenizer", "__version__", "bleu_matrix", "bootstrap", "checked_corpus",
-           "compare", "compat", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain", "packed_token_limit",
-           "paired_test",
+           "compare", "compat", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain", "kind_of",
+           "packed_token_limit", "paired_test",
            "resolve_settings", "score", "scored", "scored_rows", "self_bleu", "self_bleu_statistics", "sentence_bleu",
            "sentence_scores", "statistics", "tokenizer_for_language"]
 

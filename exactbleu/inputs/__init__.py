@@ -36,7 +36,8 @@ Checked = TypeVar("Checked", Corpus, Texts)  # a checked input, either way
 
 
 def kind_of(predictions: object) -> Kind:
-    """The kind of a corpus or of texts, told from the predictions (or texts) alone."""
+    """The kind of a corpus or of texts, told from the predictions (or texts) alone, as every
+    function tells them apart: "text", "ids" (lists of ints, arrays) or "tensor" (torch's)."""
     if holds_tensors(predictions):
         return "tensor"
     return "ids" if is_token_ids(predictions) else "text"

@@ -43,6 +43,10 @@ CHECKS = textwrap.dedent("""
         import exactbleu.metric.evaluate_metric
     except ImportError as error:
         errors["evaluate_metric"] = str(error)
+    try:
+        import exactbleu.torchmetrics
+    except ImportError as error:
+        errors["torchmetrics"] = str(error)
     print(json.dumps({"results": results, "heavy": heavy, "errors": errors}))
 """)
 
@@ -75,7 +79,7 @@ def test_a_plain_install_is_light_and_the_core_works_there(tmp_path):
         assert expected[name] == exactbleu.corpus_bleu(predictions, references, tokenizer=name)["bleu"], name
     assert report["heavy"] == []
     for name, extra in (("moses", "moses"), ("ko-mecab", "ko"), ("ja-mecab", "ja"), ("flores101", "spm"),
-                        ("bleu_matrix", "matrix"), ("evaluate_metric", "evaluate")):
+                        ("bleu_matrix", "matrix"), ("evaluate_metric", "evaluate"), ("torchmetrics", "torchmetrics")):
         assert f'pip install "exactbleu[{extra}]"' in report["errors"][name], (name, report["errors"].get(name))
     assert "tokenizer='moses'" in report["errors"]["moses"]
 

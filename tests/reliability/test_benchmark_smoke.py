@@ -33,3 +33,9 @@ def test_the_per_sentence_benchmark_runs_and_its_answers_agree_in_smoke_mode():
     exactness = [row for row in rows if row[3] == "equal" or row[3].startswith("≤ 1e-")]
     assert len(exactness) >= 7, printed
     assert all(row[4] == "yes" for row in exactness), [row for row in exactness if row[4] != "yes"]
+
+
+def test_the_torchmetrics_benchmark_runs_and_ours_is_nltks_in_smoke_mode():
+    printed = smoke_run("against_torchmetrics.py")
+    assert "| ours another than NLTK's | 0 |" in printed
+    assert "the ids' number is the same ids' as words and NLTK's: yes" in printed

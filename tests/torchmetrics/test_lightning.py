@@ -1,0 +1,34 @@
+"""The docs' Lightning recipe in a real Trainer: two DDP processes (gloo, on the CPU) log the metric
+in validation_step, torchmetrics sums their statistics, and the logged BLEU is exactly what one
+process computes over the whole set, and NLTK's corpus_bleu."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
+
+from exactbleu.torchmetrics import BLEUScore
+from oracles import nltk_quietly
+from pages import recipe
+
+
+@pytest.mark.slow
+def test_two_ddp_processes_log_what_one_process_computes_on_the_whole_set(tmp_path):
+    script = tmp_path / "lightning_ddp.py"
+    script.write_text(recipe("lightning-ddp"), encoding="utf-8")
+    # Not without_transformers(): torchmetrics imports transformers wherever it is installed.
+    completed = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=600)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    logged = json.loads(completed.stdout.strip().splitlines()[-1])["val_bleu"]
+    namespace = {"__name__": "recipe"}  # the script's data, without starting its trainer
+    exec(compile(recipe("lightning-ddp"), "lightning-ddp", "exec"), namespace)
+    pairs = namespace["EVAL_SET"]
+    one_process = BLEUScore(smooth=True)([pair["prediction"] for pair in pairs],
+                                         [[pair["reference"]] for pair in pairs])
+    assert logged == one_process.item()
+    assert logged == nltk_quietly(corpus_bleu, [[pair["reference"].split()] for pair in pairs],
+                                  [pair["prediction"].split() for pair in pairs],
+                                  smoothing_function=SmoothingFunction().method2)
