@@ -79,24 +79,37 @@ class SelfBleuStatistics:
     """What Self-BLEU needs of a corpus, in a form that adds up across shards: for each order,
     every n-gram (spelled out, so that keys agree between machines) with its two largest counts
     over the texts, and the histogram of the texts' lengths. ``a + b`` is the statistics of both
-    shards together."""
+    shards together. ``in_key_order`` says whether each order's n-grams are sorted by their keys,
+    as ``rows_of`` searches them: a sum's are, one shard's are sorted when first searched."""
 
     def __init__(self, grams: list[tuple[np.ndarray, np.ndarray, np.ndarray]], lengths: dict[int, int],
-                 counted_with: CountedWith):
+                 counted_with: CountedWith, in_key_order: bool = False):
         self.grams, self.lengths, self.counted_with = grams, lengths, counted_with
+        self.in_key_order = in_key_order
 
     @classmethod
     def of(cls, tokens: Tokens, orders: int, counted_with: CountedWith, threads: int = 1) -> "SelfBleuStatistics":
-        """The Self-BLEU statistics of a corpus (or of a shard of it) up to ``orders`` orders, each
-        order's n-grams sorted by their spelled keys, as ``rows_of`` searches them and ``+`` keeps them."""
+        """The Self-BLEU statistics of a corpus (or of a shard of it) up to ``orders`` orders, in the
+        order of the n-grams' numbers (their keys' order costs a sort of the spelled keys, which
+        summing shards makes anyway)."""
         grams = []
         for n, order in enumerate(_orders(tokens, orders, True, threads), start=1):
             _distinct, where = np.unique(order.gram, return_index=True)
             keys = _spelled(tokens, cast(Where, order.where)(where), n)  # set: counted with where=True
-            by_key = np.argsort(keys, kind="stable")  # the n-grams' numbers sort otherwise than their spellings
-            grams.append((keys[by_key], order.top[where][by_key], order.second[where][by_key]))
+            grams.append((keys, order.top[where], order.second[where]))
         values, counts = np.unique(tokens.lengths, return_counts=True)
         return cls(grams, dict(zip(values.tolist(), counts.tolist())), counted_with)
+
+    def _in_key_order(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Each order's n-grams sorted by their keys (one shard's, sorted once: the order of their
+        numbers is not their spellings')."""
+        if not self.in_key_order:
+            grams = []
+            for keys, top, second in self.grams:
+                by_key = np.argsort(keys, kind="stable")
+                grams.append((keys[by_key], top[by_key], second[by_key]))
+            self.grams, self.in_key_order = grams, True
+        return self.grams
 
     def __add__(self, other: "SelfBleuStatistics") -> "SelfBleuStatistics":
         if not isinstance(other, SelfBleuStatistics):
@@ -118,7 +131,7 @@ class SelfBleuStatistics:
         lengths = dict(self.lengths)
         for length, count in other.lengths.items():
             lengths[length] = lengths.get(length, 0) + count
-        return SelfBleuStatistics(grams, lengths, self.counted_with)
+        return SelfBleuStatistics(grams, lengths, self.counted_with, in_key_order=True)
 
     def __radd__(self, other: object) -> "SelfBleuStatistics":
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum() starts from 0
@@ -134,7 +147,7 @@ class SelfBleuStatistics:
         texts, orders = len(tokens.lengths), len(self.grams)
         matches = np.zeros((texts, orders), dtype=np.int64)
         counted = _orders(tokens, orders, where=True)
-        for n, (order, (keys, top, second)) in enumerate(zip(counted, self.grams), start=1):
+        for n, (order, (keys, top, second)) in enumerate(zip(counted, self._in_key_order()), start=1):
             if not len(order.text):
                 continue
             _distinct, where, back = np.unique(order.gram, return_index=True, return_inverse=True)
