@@ -74,16 +74,16 @@ class BLEUScore(torchmetrics.Metric):
                  ignore_ids: Sequence[int] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.n_gram, self.smooth, self.ignore_ids = n_gram, smooth, ignore_ids
-        self.weights = self._checked_weights(weights)
+        self.weights = self._checked_arguments(weights)
         self._text_settings = self._settings(text=True)
         self._ids_settings = self._settings(text=False)
         length = Statistics.vector_length(self.n_gram)
         self.add_state("statistics", default=torch.zeros(length, dtype=torch.int64), dist_reduce_fx="sum")
         self.add_state("kinds", default=torch.zeros(2, dtype=torch.int64), dist_reduce_fx="sum")
 
-    def _checked_weights(self, weights: Sequence[float] | None) -> tuple[float, ...] | None:
-        """The weights, one set of n_gram of them (their values checked as the options check them),
-        and n_gram, smooth and ignore_ids checked, all here, where the metric is made."""
+    def _checked_arguments(self, weights: Sequence[float] | None) -> tuple[float, ...] | None:
+        """n_gram, smooth and ignore_ids checked, here where the metric is made, and the weights as
+        one set of n_gram of them (their values checked as the options check them)."""
         if isinstance(self.n_gram, bool) or not isinstance(self.n_gram, int) or not 1 <= self.n_gram <= MAX_ORDER:
             raise ValueError(f"n_gram must be an int from 1 to {MAX_ORDER}, got {self.n_gram!r:.80}")
         if not isinstance(self.smooth, bool):
@@ -125,10 +125,10 @@ class BLEUScore(torchmetrics.Metric):
             return  # an empty batch (a rank's share of a short epoch, say): nothing to count
         corpus = checked_corpus(preds, target, None if kind_of(preds) == "text" else self.ignore_ids)
         kind = _TEXT if corpus.kind == "text" else _IDS
-        counted = statistics(corpus, None, self._counted_settings(kind))
         if int(self.kinds[1 - kind]):
             raise ValueError(f"this batch's preds are {['text', 'token ids'][kind]}, but this metric has counted "
                              f"{['text', 'token ids'][1 - kind]}: one metric scores one kind, counted alike")
+        counted = statistics(corpus, None, self._counted_settings(kind))
         self.statistics = self.statistics + torch.as_tensor(counted.vector(), device=self.statistics.device)
         self.kinds = self.kinds + torch.as_tensor([kind == _TEXT, kind == _IDS], device=self.kinds.device)
 
