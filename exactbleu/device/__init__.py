@@ -34,10 +34,15 @@ def checked_texts(texts: Any, name: str, ignore_ids: object = None) -> Texts:
     return Texts(checked, "tensor", int(checked.lengths.shape[0]))
 
 
+def _ids_of(checked: Corpus | Texts) -> torch.Tensor:
+    """The ids of checked tensors' predictions (or texts), which lie where all of them lie."""
+    texts: TensorIds = checked.predictions if isinstance(checked, Corpus) else checked.values
+    return texts.ids
+
+
 def in_cpu_memory(checked: Corpus | Texts) -> bool:
     """Whether checked tensors lie in the CPU's memory."""
-    texts = checked.predictions if isinstance(checked, Corpus) else checked.values
-    return bool(texts.ids.device.type == "cpu")
+    return bool(_ids_of(checked).device.type == "cpu")
 
 
 def on_host(checked: Checked) -> Checked:
@@ -98,8 +103,7 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
 
 def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> torch.Tensor:
     """Scores as a float64 tensor on the device the tensors came from."""
-    texts = checked.predictions if isinstance(checked, Corpus) else checked.values
-    return on_device_of(scores, texts.ids)
+    return on_device_of(scores, _ids_of(checked))
 
 
 __all__ = ["TensorIds", "TensorReferences", "checked_corpus", "checked_texts", "corpus_statistics", "in_cpu_memory",
