@@ -8,6 +8,7 @@ import functools
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
@@ -47,17 +48,14 @@ def in_threads(work: Callable[[Sequence[int], threading.Event], None], items: Se
             errors.append(error)
             stop.set()
 
-    workers = [_Worker(functools.partial(guarded, part)) for part in parts[1:] if part]
-    finished = False
-    try:
+    workers = [_Worker(functools.partial(guarded, part), stop) for part in parts[1:] if part]
+
+    def here() -> None:
         for worker in workers:
             worker.start()
         work(parts[0], stop)
-        finished = True
-    finally:
-        if not finished:  # interrupted or failed here: the workers stop after their current item
-            stop.set()
-        _to_the_end([worker.wait for worker in workers if worker.started], stop)
+
+    _then_waited(here, [worker.wait for worker in workers], stop)
     if errors:
         raise errors[0]
 
@@ -86,67 +84,89 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Consumed], thr
     def ended() -> None:
         """The worker told there is no more, and gone (a put that an interrupt cut short may have
         landed: the worker leaving is what counts)."""
+        if not consumer.launched():
+            return
         while not consumer.done.is_set():
             with contextlib.suppress(queue.Full):
                 handoff.put(None, timeout=0.05)
                 break
         consumer.wait()
 
-    consumer = _Worker(worker)
-    try:
+    def here() -> None:
         consumer.start()
         for item in produced:
             if stop.is_set():
                 break
             handoff.put((item,))
-    except BaseException:
-        stop.set()
-        raise
-    finally:
-        _to_the_end([ended] if consumer.started else [], stop)
+
+    consumer = _Worker(worker, stop)
+    _then_waited(here, [ended], stop)
     if errors:
         raise errors[0]
     return results
 
 
 class _Worker:
-    """A daemon thread running ``run``, with an event set once ``run`` has returned. Waiting uses
-    the event: CPython 3.11's ``threading.Thread.join``, interrupted while it waits, marks the
-    thread ended though it still runs, so a join taken again would not wait."""
+    """A daemon thread running ``run`` unless ``stop`` is set when it begins, followed by events of
+    its own, because an interrupt can land inside threading's start and join: a start cut short may
+    or may not have launched the thread, and CPython 3.11's join, cut short, marks the thread ended
+    though it still runs."""
 
-    def __init__(self, run: Callable[[], None]):
-        self.done, self.started = threading.Event(), False
+    def __init__(self, run: Callable[[], None], stop: threading.Event):
+        self.entered, self.done, self.asked = threading.Event(), threading.Event(), False
 
         def body() -> None:
+            self.entered.set()
             try:
-                run()
+                if not stop.is_set():  # a thread whose start was cut short does nothing
+                    run()
             finally:
                 self.done.set()
 
         self.thread = threading.Thread(target=body, daemon=True)
 
     def start(self) -> None:
+        self.asked = True
         self.thread.start()
-        self.started = True
+
+    def launched(self) -> bool:
+        """Whether the thread runs or has run. A thread that was asked to start enters its body
+        at once when it was launched; one that has not entered within ``_LAUNCH_GRACE`` seconds
+        was never launched (the interrupt landed before), and would do nothing if it were."""
+        return self.asked and self.entered.wait(_LAUNCH_GRACE)
 
     def wait(self) -> None:
-        """Until ``run`` has returned, and the thread is gone."""
+        """Until the thread, if launched, is gone."""
+        if not self.launched():
+            return
         self.done.wait()
         self.thread.join()
+        while self.thread in threading.enumerate():  # a join cut short returns before the thread ends
+            time.sleep(0.001)
 
 
-def _to_the_end(steps: list[Callable[[], None]], stop: threading.Event) -> None:
-    """Each step (a join) run to its end, even when an interrupt lands while it waits: that sets
-    ``stop``, so the workers end at their next item, the step is taken again, and the interrupt is
-    raised once every step is done. Else an interrupted join would leave a worker running on."""
+_LAUNCH_GRACE = 1.0
+
+
+def _then_waited(here: Callable[[], None], waits: list[Callable[[], None]], stop: threading.Event) -> None:
+    """``here()``, the calling thread's share, then each wait run to its end, even when an
+    interrupt lands in either: that sets ``stop``, so the workers end at their next item, the waits
+    are taken again, and the interrupt is raised once every worker is gone. The waits are not in a
+    ``finally``, which an interrupt could leave before its first line: from the moment ``here``
+    begins, every instruction up to the waits is inside a ``try`` that leads to them."""
     arrived: BaseException | None = None
-    for step in steps:
-        while True:
-            try:
-                step()
-                break
-            except BaseException as error:
+    try:
+        here()
+    except BaseException as error:
+        arrived = error
+    while True:
+        try:
+            if arrived is not None:
                 stop.set()
-                arrived = arrived or error
+            for wait in waits:
+                wait()
+            break
+        except BaseException as error:
+            arrived = arrived or error
     if arrived is not None:
         raise arrived

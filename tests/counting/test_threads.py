@@ -88,3 +88,40 @@ def test_an_interrupt_while_waiting_for_the_workers_leaves_none_running(shape):
     assert threading.active_count() == started
     if shape == "parts":
         assert seen[-1] == "stopped" and seen.count(1) < 10  # of the worker's 50 slow items
+
+
+@pytest.mark.parametrize("shape", ["parts", "pipeline"])
+@pytest.mark.parametrize("launched", [True, False], ids=["after-the-launch", "before-the-launch"])
+def test_an_interrupt_inside_a_workers_start_leaves_none_running(shape, launched, monkeypatch):
+    """Ctrl-C lands while threading starts a worker, after the thread was launched or before:
+    the call raises it without hanging, no worker is left (a launched one is told to stop and
+    waited for), and the next call counts as before."""
+    started, start = threading.active_count(), threading.Thread.start
+
+    def cut_short(thread):
+        if "_Worker" not in getattr(thread, "_target", lambda: None).__qualname__:
+            return start(thread)  # only exactbleu's workers are interrupted
+        if launched:
+            start(thread)
+        raise KeyboardInterrupt
+
+    def work(part, stop):
+        for _ in part:
+            if stop.wait(0.01):
+                return
+
+    def call():
+        if shape == "parts":
+            worker_threads.in_threads(work, range(20), 2)
+            return None
+        return worker_threads.pipelined(range(20), lambda item: item * 2, 2)
+
+    monkeypatch.setattr(threading.Thread, "start", cut_short)
+    begun = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        call()
+    assert time.monotonic() - begun < 5
+    assert threading.active_count() == started
+    monkeypatch.undo()
+    assert call() == (None if shape == "parts" else list(range(0, 40, 2)))
+    assert threading.active_count() == started
