@@ -1,3 +1,3 @@
 """The version of exactbleu, which signatures name."""
 
-__version__ = "2.0.0"
+__version__ = "2.1.0"

@@ -310,7 +310,7 @@ def test_three_ways_to_the_command_line_print_the_same(tmp_path):
                for command in ([console], [sys.executable, "-m", "exactbleu"], [sys.executable, METRIC_PATH])]
     assert all(output.returncode == 0 for output in outputs), [output.stderr for output in outputs]
     assert len({output.stdout for output in outputs}) == 1
-    assert json.loads(outputs[0].stdout)["version"] == "exactbleu-2.0.0"
+    assert json.loads(outputs[0].stdout)["version"] == "exactbleu-2.1.0"
 
 
 def test_a_command_line_flag_for_each_declared_flag():

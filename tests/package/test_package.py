@@ -43,7 +43,7 @@ def test_the_library_and_its_command_line_never_import_evaluate():
 
 def test_the_package_is_installable_and_the_space_installs_only_requirements():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert project["name"] == "exactbleu" and exactbleu.__version__ == "2.0.0"
+    assert project["name"] == "exactbleu" and exactbleu.__version__ == "2.1.0"
     assert project["scripts"] == {"exactbleu": "exactbleu.cli:main"}
     assert {"evaluate", "moses", "ko", "ja", "spm", "matrix", "app", "torch", "dev"} <= \
         set(project["optional-dependencies"])
