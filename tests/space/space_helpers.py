@@ -148,19 +148,25 @@ def alive(pid):
         return False
 
 
+def queued_event(name, data, event_data=None):
+    """The body with which a browser puts a page event on Gradio's queue, under a session of its
+    own: it then reads the outcome from the session's event stream."""
+    from space import page as ui  # Gradio, loaded only by the tests that serve the page
+
+    fn_index = next(index for index, fn in ui.demo.fns.items() if fn.name == name)
+    return {"data": data, "event_data": event_data, "fn_index": fn_index, "trigger_id": None,
+            "session_hash": uuid.uuid4().hex}
+
+
 def raw_event(url, name, data, event_data=None):
     """A page event called as a raw queue request, as a browser (or an attacker) sends it; the
     outcome message: {"success": ..., "output": ...}."""
     import httpx
 
-    from space import page as ui  # Gradio, loaded only by the tests that serve the page
-
-    fn_index = next(index for index, fn in ui.demo.fns.items() if fn.name == name)
-    session = uuid.uuid4().hex
+    body = queued_event(name, data, event_data)
     with httpx.Client(timeout=120) as http:
-        http.post(url + "gradio_api/queue/join", json={"data": data, "event_data": event_data, "fn_index": fn_index,
-                                                       "trigger_id": None, "session_hash": session}).raise_for_status()
-        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": session}) as stream:
+        http.post(url + "gradio_api/queue/join", json=body).raise_for_status()
+        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": body["session_hash"]}) as stream:
             for line in stream.iter_lines():
                 if line.startswith("data:") and json.loads(line[5:]).get("msg") == "process_completed":
                     return json.loads(line[5:])

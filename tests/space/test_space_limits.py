@@ -24,7 +24,7 @@ from space import pricing, server as server_settings
 from space import requests as space
 from space_helpers import (DEAR_MOSES_REQUEST, PREDICTIONS, REFERENCES, REFERENCES_2, TRANSFORMERS_BLEU,
                            alive, clock_ticks, cpu_seconds, descendants, file_data,
-                           largest_taken, peak_memory_mb, post, raw_event,
+                           largest_taken, peak_memory_mb, post, queued_event, raw_event,
                            seconds_until_idle, upload, wait_for_work)
 
 pytestmark = pytest.mark.slow  # Space server processes under abuse
@@ -81,6 +81,20 @@ def test_the_worst_request_within_the_limits_is_bounded(space_client, space_serv
     assert space_client.predict(PREDICTIONS, REFERENCES, REFERENCES_2, "", "13a", 2, api_name="/compute")["bleu"] == TRANSFORMERS_BLEU
 
 
+# A client that reads its request's outcome as a browser does, and says when the work has begun. A
+# client that leaves before it opens its stream is not this test's: Gradio cannot tell that it left.
+LEAVING_CLIENT = """
+import json, sys, httpx
+url, body = sys.argv[1], json.load(open(sys.argv[2]))
+with httpx.Client(timeout=120) as http:
+    http.post(url + "gradio_api/queue/join", json=body).raise_for_status()
+    with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": body["session_hash"]}) as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data:") and json.loads(line[5:]).get("msg") == "process_starts":
+                print("reading", flush=True)
+"""
+
+
 def test_work_for_a_client_that_leaves_stops(space_client, space_server, tmp_path):
     """Work nobody waits for starves those who do. A dear request runs in a worker process that is
     killed when its client's connection closes, or when the client cancels: the server is idle long
@@ -91,20 +105,20 @@ def test_work_for_a_client_that_leaves_stops(space_client, space_server, tmp_pat
     space_client.predict(*arguments, api_name="/compute")
     whole = time.time() - started  # what the request takes when its client waits
     seconds_until_idle(process.pid, time.time())
-    # The client's process dies: its connections close.
-    (tmp_path / "arguments.json").write_text(json.dumps(arguments))
-    code = ("import json, sys; from gradio_client import Client; "
-            "Client(sys.argv[1], verbose=False).predict(*json.load(open(sys.argv[2])), api_name='/compute')")
+    # The client's process dies while it reads the request's event stream: its connections close.
+    (tmp_path / "event.json").write_text(json.dumps(queued_event("compute", arguments)))
     # The worker a request starts as the next one's spare is not that request's work: under load,
     # at low priority, its start can take longer than the request.
     before, born = cpu_seconds(process.pid), clock_ticks()
-    leaving = subprocess.Popen([sys.executable, "-c", code, url, str(tmp_path / "arguments.json")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    leaving = subprocess.Popen([sys.executable, "-c", LEAVING_CLIENT, url, str(tmp_path / "event.json")],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
+        assert leaving.stdout.readline() == "reading\n"  # its stream is open: Gradio sees it close
         wait_for_work(process.pid, before)
     finally:
         leaving.kill()
         leaving.wait()
+        leaving.stdout.close()
     after_disconnect = seconds_until_idle(process.pid, time.time(), born)
     # The client cancels.
     before, born = cpu_seconds(process.pid), clock_ticks()
