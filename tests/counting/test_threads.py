@@ -99,7 +99,7 @@ def test_an_interrupt_inside_a_workers_start_leaves_none_running(shape, launched
     started, start = threading.active_count(), threading.Thread.start
 
     def cut_short(thread):
-        if "_Worker" not in getattr(thread, "_target", lambda: None).__qualname__:
+        if "_Worker" not in getattr(getattr(thread, "_target", None), "__qualname__", ""):
             return start(thread)  # only exactbleu's workers are interrupted
         if launched:
             start(thread)
