@@ -158,18 +158,25 @@ def queued_event(name, data, event_data=None):
             "session_hash": uuid.uuid4().hex}
 
 
-def raw_event(url, name, data, event_data=None):
-    """A page event called as a raw queue request, as a browser (or an attacker) sends it; the
-    outcome message: {"success": ..., "output": ...}."""
+def event_messages(url, body):
+    """Each message of a queued event's session stream (``body`` from ``queued_event``), as it comes,
+    with the stream open while the caller handles it."""
     import httpx
 
-    body = queued_event(name, data, event_data)
     with httpx.Client(timeout=120) as http:
         http.post(url + "gradio_api/queue/join", json=body).raise_for_status()
         with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": body["session_hash"]}) as stream:
             for line in stream.iter_lines():
-                if line.startswith("data:") and json.loads(line[5:]).get("msg") == "process_completed":
-                    return json.loads(line[5:])
+                if line.startswith("data:"):
+                    yield json.loads(line[5:])
+
+
+def raw_event(url, name, data, event_data=None):
+    """A page event called as a raw queue request, as a browser (or an attacker) sends it; the
+    outcome message: {"success": ..., "output": ...}."""
+    for message in event_messages(url, queued_event(name, data, event_data)):
+        if message.get("msg") == "process_completed":
+            return message
     pytest.fail("the event never completed")
 
 

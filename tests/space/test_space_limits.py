@@ -83,15 +83,13 @@ def test_the_worst_request_within_the_limits_is_bounded(space_client, space_serv
 
 # A client that reads its request's outcome as a browser does, and says when the work has begun. A
 # client that leaves before it opens its stream is not this test's: Gradio cannot tell that it left.
-LEAVING_CLIENT = """
-import json, sys, httpx
-url, body = sys.argv[1], json.load(open(sys.argv[2]))
-with httpx.Client(timeout=120) as http:
-    http.post(url + "gradio_api/queue/join", json=body).raise_for_status()
-    with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": body["session_hash"]}) as stream:
-        for line in stream.iter_lines():
-            if line.startswith("data:") and json.loads(line[5:]).get("msg") == "process_starts":
-                print("reading", flush=True)
+LEAVING_CLIENT = f"""
+import json, sys
+sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / "tests")!r}, {str(ROOT / "tests" / "space")!r}]
+from space_helpers import event_messages
+for message in event_messages(sys.argv[1], json.load(open(sys.argv[2]))):
+    if message.get("msg") == "process_starts":
+        print("reading", flush=True)
 """
 
 
