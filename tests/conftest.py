@@ -16,6 +16,12 @@ import time
 for variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
     os.environ[variable] = "1"
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+# The set-up installs without compiling (uv's default, several times faster than pip's compiling
+# everything): each module is compiled when first imported, and kept for every later process. Where
+# PYTHONDONTWRITEBYTECODE is set, each of the tests' processes would compile evaluate, torch and the
+# rest again, seconds each.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
@@ -52,6 +58,13 @@ def pytest_configure(config):
         profile = settings.get_profile("ci" if os.environ.get("CI") else "dev")
         settings.register_profile("fast", profile, max_examples=profile.max_examples // FAST_TIER_SHARE)
         settings.load_profile("fast")
+
+
+def pytest_collection_modifyitems(items):
+    """The slow tests first, each file's in their order: pytest-xdist's workers then take the long
+    ones while there is other work beside them, and end on short ones, so that neither worker is left
+    waiting on one long test at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def examples(count):
