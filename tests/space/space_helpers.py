@@ -45,6 +45,14 @@ def peak_memory_mb(pid):
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))) / 1024
 
 
+def reset_peak_memory_mb(pid):
+    """Forget a process's peak resident memory so far and return the new one, its resident memory
+    now (Linux resets VmHWM when "5" is written to clear_refs): the peak read after is what came
+    since, whatever the server, shared by a session's tests, did for earlier ones."""
+    pathlib.Path(f"/proc/{pid}/clear_refs").write_text("5")
+    return peak_memory_mb(pid)
+
+
 def post(url, path, body, headers):
     """POST raw bytes (or an iterable of chunks, sent chunked) and return (status, text); a server
     that refuses the body may close the connection while it is still being sent."""
