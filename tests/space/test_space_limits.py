@@ -85,8 +85,8 @@ def test_the_worst_request_within_the_limits_is_bounded(space_client, space_serv
 # client that leaves before it opens its stream is not this test's: Gradio cannot tell that it left.
 LEAVING_CLIENT = f"""
 import json, sys
-sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / "tests")!r}, {str(ROOT / "tests" / "space")!r}]
-from space_helpers import event_messages
+sys.path[:0] = [{str(ROOT / "tests" / "space")!r}]
+from queue_events import event_messages
 for message in event_messages(sys.argv[1], json.load(open(sys.argv[2]))):
     if message.get("msg") == "process_starts":
         print("reading", flush=True)
