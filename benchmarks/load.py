@@ -256,13 +256,19 @@ class Space:
         deadline = time.time() + 120
         while True:
             try:
-                with urllib.request.urlopen(self.url + "config", timeout=5):
+                with urllib.request.urlopen(self.url + "config", timeout=5) as response:
+                    self.config = json.load(response)
                     return self
             except OSError:
                 if self.process.poll() is not None or time.time() > deadline:
                     self.__exit__()
                     raise RuntimeError("app.py did not start serving within 120 s")
-                time.sleep(0.5)
+                time.sleep(0.1)
+
+    def event_index(self, name):
+        """The index of the page's event ``name``, from the page's config, as a browser finds it
+        (importing the page here would load Gradio a second time: seconds of start-up)."""
+        return next(event["id"] for event in self.config["dependencies"] if event["api_name"] == name)
 
     def peak_memory_mb(self):
         status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
@@ -475,10 +481,8 @@ def load_table(user_counts, seconds, settle=True):
     """The load benchmark's markdown table, and whether every answer was right."""
 
     rows = []
-    from space import page
-
-    dearest = (dearest_requests(), next(index for index, fn in page.demo.fns.items() if fn.name == "explain_for_page"))
     with Space() as space:
+        dearest = (dearest_requests(), space.event_index("explain_for_page"))
         for users in user_counts:
             for attack in (None, dearest):
                 rows.append(run_phase(space.url, users, seconds, attack, settle))
