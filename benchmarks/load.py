@@ -256,13 +256,19 @@ class Space:
         deadline = time.time() + 120
         while True:
             try:
-                with urllib.request.urlopen(self.url + "config", timeout=5):
+                with urllib.request.urlopen(self.url + "config", timeout=5) as response:
+                    self.config = json.load(response)
                     return self
             except OSError:
                 if self.process.poll() is not None or time.time() > deadline:
                     self.__exit__()
                     raise RuntimeError("app.py did not start serving within 120 s")
-                time.sleep(0.5)
+                time.sleep(0.1)
+
+    def event_index(self, name):
+        """The index of the page's event ``name``, from the page's config, as a browser finds it
+        (importing the page here would load Gradio a second time: seconds of start-up)."""
+        return next(event["id"] for event in self.config["dependencies"] if event["api_name"] == name)
 
     def peak_memory_mb(self):
         status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
@@ -298,17 +304,34 @@ def wmt17_requests(count, seed, lines=100):
     return requests
 
 
-def _ordinary_users(url, users, start, seconds, seed, results):
-    """In a client process: ``users`` threads, each a gradio_client user sending WMT17 requests
-    back to back from ``start`` for ``seconds``; sends [(latency, right, error)] on ``results``."""
+def _phase_start(barrier):
+    """Wait at ``barrier`` for every client of the phase to be connected: the phase starts then,
+    however long the clients took to start on a busy machine. Returns the start."""
+    barrier.wait(timeout=600)  # not for ever, should the benchmark itself be gone
+    return time.time()
+
+
+def _connected(url, barrier):
+    """A gradio_client of its own; one that cannot connect calls off the phase for every client."""
     from gradio_client import Client
 
+    try:
+        return Client(url, verbose=False, ssl_verify=False)
+    except BaseException:
+        barrier.abort()
+        raise
+
+
+def _ordinary_users(url, users, barrier, seconds, seed, results):
+    """In a client process: ``users`` threads, each a gradio_client user sending WMT17 requests
+    back to back for ``seconds`` from the phase's start; sends [(latency, right, error)] on
+    ``results``."""
     requests = wmt17_requests(20, seed)
     outcomes, lock = [], threading.Lock()
 
     def user(number):
-        client, rng = Client(url, verbose=False, ssl_verify=False), random.Random(seed * 1000 + number)
-        time.sleep(max(0.0, start - time.time()))
+        client, rng = _connected(url, barrier), random.Random(seed * 1000 + number)
+        start = _phase_start(barrier)
         while time.time() < start + seconds:
             predictions, references, expected = rng.choice(requests)
             began = time.perf_counter()
@@ -380,18 +403,17 @@ def _raw_event(url, fn_index, data, event_data, timeout=600):
     return None
 
 
-def _attackers(url, start, seconds, results, requests, explain_index):
-    """In a client process: 8 clients sending the dearest requests back to back; sends
-    (answered, refused, kinds, a few refusals) on ``results``, then leaves without waiting for
-    what is under way."""
-    from gradio_client import Client
-
+def _attackers(url, barrier, seconds, results, requests, explain_index):
+    """In a client process: 8 clients sending the dearest requests back to back for ``seconds``
+    from the phase's start; sends (answered, refused, kinds, a few refusals) on ``results``, then
+    leaves without waiting for what is under way."""
     counts, refusals, lock = {"answered": 0, "refused": 0}, [], threading.Lock()
 
     def attacker(number):
         kind, arguments = requests[number % len(requests)]
-        client = Client(url, verbose=False, ssl_verify=False)
-        time.sleep(max(0.0, start - time.time()))
+        # The explain event is called raw, as a browser calls it: that attacker needs no gradio_client.
+        client = None if kind.startswith("the page's explain") else _connected(url, barrier)
+        start = _phase_start(barrier)
         while time.time() < start + seconds:
             refusal = None
             try:
@@ -411,6 +433,7 @@ def _attackers(url, start, seconds, results, requests, explain_index):
     threads = [threading.Thread(target=attacker, args=(number,), daemon=True) for number in range(8)]
     for thread in threads:
         thread.start()
+    start = _phase_start(barrier)
     time.sleep(max(0.0, start + seconds - time.time()))
     with lock:
         results.send((counts["answered"], counts["refused"], [kind for kind, _ in requests], sorted(set(refusals))))
@@ -438,15 +461,22 @@ def run_phase(url, users, seconds, attack, settle=True):
         time.sleep(1)
     context = multiprocessing.get_context("spawn")
     processes_count = min(users, 5)
-    start = time.time() + 4 + users * 0.1  # every client is connected by then
     shares = [users // processes_count + (number < users % processes_count) for number in range(processes_count)]
     pipes = [context.Pipe(duplex=False) for _ in range(len(shares) + bool(attack))]
-    processes = [context.Process(target=_ordinary_users, args=(url, share, start, seconds, number + 1, pipe[1]))
+    # Every user, and the 8 attackers and their process's main thread, wait here with this one.
+    barrier = context.Barrier(users + (9 if attack else 0) + 1)
+    processes = [context.Process(target=_ordinary_users, args=(url, share, barrier, seconds, number + 1, pipe[1]))
                  for number, (share, pipe) in enumerate(zip(shares, pipes))]
     if attack:
-        processes.append(context.Process(target=_attackers, args=(url, start, seconds, pipes[-1][1], *attack)))
+        processes.append(context.Process(target=_attackers, args=(url, barrier, seconds, pipes[-1][1], *attack)))
     for process in processes:
         process.start()
+    while barrier.n_waiting < barrier.parties - 1:
+        if not all(process.is_alive() for process in processes):
+            barrier.abort()
+            raise RuntimeError("a client process ended before the phase started")
+        time.sleep(0.05)
+    start = _phase_start(barrier)
     outcomes, attack_counts = [], None
     for (reader, _), process in zip(pipes, processes):
         while not reader.poll(1):
@@ -475,10 +505,8 @@ def load_table(user_counts, seconds, settle=True):
     """The load benchmark's markdown table, and whether every answer was right."""
 
     rows = []
-    from space import page
-
-    dearest = (dearest_requests(), next(index for index, fn in page.demo.fns.items() if fn.name == "explain_for_page"))
     with Space() as space:
+        dearest = (dearest_requests(), space.event_index("explain_for_page"))
         for users in user_counts:
             for attack in (None, dearest):
                 rows.append(run_phase(space.url, users, seconds, attack, settle))
@@ -521,7 +549,9 @@ def main():
     if arguments.what == "prices":
         print_prices(["13a"] if arguments.smoke else space_requests.tokenizers(), arguments.smoke)
         return 0
-    user_counts, seconds = ((2,), 3) if arguments.smoke else ((1, 10, 50), 30)
+    # The smoke run's second is enough for each user's first request, which every user sends at
+    # the phase's start and is counted whenever it ends.
+    user_counts, seconds = ((2,), 1) if arguments.smoke else ((1, 10, 50), 30)
     table, right, _ = load_table(user_counts, seconds, settle=not arguments.smoke)
     print(f"Measured by `python benchmarks/load.py` on {os.cpu_count()} cores, Python "
           f"{sys.version.split()[0]}, {seconds} s per row:\n")

@@ -197,7 +197,7 @@ def start_space(uploads, command=None):
                 if process.poll() is not None:
                     log.seek(0)
                     pytest.fail(f"the Space exited: {log.read()[-3000:]}")
-                time.sleep(0.3)
+                time.sleep(0.1)
         else:
             pytest.fail("the Space did not start listening within 120 s")
         yield f"http://127.0.0.1:{port}/", process
@@ -212,21 +212,25 @@ def start_space(uploads, command=None):
         log.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def space_uploads(tmp_path_factory):
     return tmp_path_factory.mktemp("gradio-uploads")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def space_server(space_uploads):
-    """The Space, (url, process), fresh for each module: what one module's tests do to it (idle
-    connections, killed workers, busy lanes) stays out of the next module's."""
+    """The Space, (url, process), started once a session (once for each pytest-xdist worker): a
+    start is mostly Gradio's import, 6-7 s. Every test that uses it leaves it as it found it: the
+    connections it opened closed, its requests answered or dropped, the server idle; a test that
+    must harm the server (kill it) starts one of its own."""
     with start_space(space_uploads) as served:
         yield served
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def space_client(space_server):
     from gradio_client import Client
 
-    return Client(space_server[0], verbose=False)
+    client = Client(space_server[0], verbose=False)
+    yield client
+    client.close()

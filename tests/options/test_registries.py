@@ -177,13 +177,14 @@ def _lines(pattern, characters, line_length):
 # its price; one that its price says takes longer than half a second is cut to about that, as
 # prices grow in proportion to the input (sacremoses on periods would take 3 s a call).
 CHARACTERS, MOST_SECONDS = 10_000, 0.5
+MOST_OF_ESTIMATE = 3  # what scoring may take, in the declared price's estimates
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", space.tokenizers())
 def test_no_tokenizer_is_priced_below_what_it_costs(name):
     """On the inputs the price benchmark found dearest, scoring as the Space does takes at most
-    three times what the tokenizer's declared price estimates."""
+    three times what the tokenizer's declared price estimates (the best of two runs)."""
     settings = exactbleu.resolve_settings(tokenizer=name, max_order=4, sentence_level=True, signature=True)
     exactbleu.corpus_bleu(["warm up ."], [["warm up ."]], settings, threads=1)
     worst = (0.0, "")
@@ -199,9 +200,11 @@ def test_no_tokenizer_is_priced_below_what_it_costs(name):
                 started = time.perf_counter()
                 exactbleu.corpus_bleu(lines, [[line] for line in lines], settings, threads=1)
                 best = min(best, time.perf_counter() - started)
+                if best / estimate <= MOST_OF_ESTIMATE:
+                    break  # within the bound already: a second run could only lower it (half the test's time)
             worst = max(worst, (best / estimate, f"{pattern_name}, lines of {line_length}"))
     print(f"{name}: at most {worst[0]:.2f} of its estimate ({worst[1]})")
-    assert worst[0] <= 3, worst
+    assert worst[0] <= MOST_OF_ESTIMATE, worst
 
 
 def test_the_docs_tables_come_from_the_declarations():

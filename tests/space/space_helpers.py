@@ -3,7 +3,6 @@ texts, and probes of the server's processes, memory and connections."""
 
 import contextlib
 import http.client
-import json
 import os
 import pathlib
 import re
@@ -16,6 +15,7 @@ import uuid
 import pytest
 
 from conftest import ROOT
+from queue_events import event_messages
 
 from space import pricing
 from space import requests as space
@@ -43,6 +43,14 @@ def peak_memory_mb(pid):
     """A process's peak resident memory so far (VmHWM), in MB."""
     status = pathlib.Path(f"/proc/{pid}/status").read_text()
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))) / 1024
+
+
+def reset_peak_memory_mb(pid):
+    """Forget a process's peak resident memory so far and return the new one, its resident memory
+    now (Linux resets VmHWM when "5" is written to clear_refs): the peak read after is what came
+    since, whatever the server, shared by a session's tests, did for earlier ones."""
+    pathlib.Path(f"/proc/{pid}/clear_refs").write_text("5")
+    return peak_memory_mb(pid)
 
 
 def post(url, path, body, headers):
@@ -156,19 +164,6 @@ def queued_event(name, data, event_data=None):
     fn_index = next(index for index, fn in ui.demo.fns.items() if fn.name == name)
     return {"data": data, "event_data": event_data, "fn_index": fn_index, "trigger_id": None,
             "session_hash": uuid.uuid4().hex}
-
-
-def event_messages(url, body):
-    """Each message of a queued event's session stream (``body`` from ``queued_event``), as it comes,
-    with the stream open while the caller handles it."""
-    import httpx
-
-    with httpx.Client(timeout=120) as http:
-        http.post(url + "gradio_api/queue/join", json=body).raise_for_status()
-        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": body["session_hash"]}) as stream:
-            for line in stream.iter_lines():
-                if line.startswith("data:"):
-                    yield json.loads(line[5:])
 
 
 def raw_event(url, name, data, event_data=None):

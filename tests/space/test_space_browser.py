@@ -28,30 +28,43 @@ def chromium():
 SCREENSHOTS = ROOT / "screenshots"
 
 
-@contextlib.contextmanager
-def space_page(url, height, width=1300):
-    """The Space at ``url`` in headless Chromium, 1300 pixels wide; the browser closes after."""
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium, launched once for this module's tests (each launch, with Playwright's
+    driver, takes 1.5-2 s); each test's page is in a browser context of its own, which shares no
+    cookies, storage or cache with another's."""
     executable = chromium()
     from playwright.sync_api import sync_playwright
 
-    SCREENSHOTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=executable, headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--no-first-run"])
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(url, timeout=60_000)
-            yield page
+            yield browser
         finally:
             browser.close()
 
 
-def test_page_in_a_real_browser(space_server, tmp_path):
+@contextlib.contextmanager
+def space_page(browser, url, height, width=1300):
+    """The Space at ``url`` in a new page of ``browser``, 1300 pixels wide, in a context of its own
+    that closes after."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(url, timeout=60_000)
+        yield page
+    finally:
+        context.close()
+
+
+def test_page_in_a_real_browser(browser, space_server, tmp_path):
     from playwright.sync_api import expect
 
-    with space_page(space_server[0], 1600) as page:
+    with space_page(browser, space_server[0], 1600) as page:
         # The first click, with nothing typed: the documented example, both reference sets (the
         # second folded away, prefilled).
         expect(page.get_by_role("button", name="Compute BLEU")).to_be_visible(timeout=30_000)
@@ -104,12 +117,12 @@ def test_page_in_a_real_browser(space_server, tmp_path):
     assert (SCREENSHOTS / "app.png").stat().st_size > 10_000
 
 
-def test_the_result_is_in_view_after_compute_on_a_laptop_screen(space_server):
+def test_the_result_is_in_view_after_compute_on_a_laptop_screen(browser, space_server):
     """At 1366 x 768, the size of many laptops' screens, the first click on Compute shows the
     documented example's score, its precisions and the per-sentence table without scrolling."""
     from playwright.sync_api import expect
 
-    with space_page(space_server[0], 768, width=1366) as page:
+    with space_page(browser, space_server[0], 768, width=1366) as page:
         button = page.get_by_role("button", name="Compute BLEU")
         expect(button).to_be_visible(timeout=30_000)
         where = button.bounding_box()
@@ -127,11 +140,11 @@ def test_the_result_is_in_view_after_compute_on_a_laptop_screen(space_server):
         page.screenshot(path=str(SCREENSHOTS / "laptop.png"))
 
 
-def test_compare_view_in_a_real_browser(space_server):
+def test_compare_view_in_a_real_browser(browser, space_server):
     from playwright.sync_api import expect
 
     expected = metric_paired_test(PREDICTIONS, space.EXAMPLE_SYSTEM_B, REFERENCES)
-    with space_page(space_server[0], 1100) as page:
+    with space_page(browser, space_server[0], 1100) as page:
         page.get_by_role("tab", name="Compare systems").click()
         page.get_by_role("button", name="Compare", exact=True).click()
         result = page.locator("#compare-result")
