@@ -2,7 +2,6 @@
 input, datasets, and offline loading."""
 
 import json
-import os
 import pathlib
 import re
 import subprocess
@@ -11,7 +10,7 @@ import sys
 import datasets
 import pytest
 
-from conftest import METRIC_PATH
+from conftest import METRIC_PATH, without_transformers
 from oracles import hf_bleu
 
 TRANSFORMERS_PREDICTIONS = [
@@ -148,7 +147,10 @@ print(json.dumps({"result": result, "oracles": oracles}))
 
 @pytest.mark.slow
 def test_loads_offline_in_a_fresh_cache_with_the_network_refused(tmp_path):
-    env = dict(os.environ, HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path))
+    # Without transformers, as on the Space, which does not install it: evaluate would import it, for
+    # about 5 s on two cores, and nothing here uses a model.
+    env = without_transformers(HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
+                               HF_HOME=str(tmp_path))
     completed = subprocess.run(
         [sys.executable, "-c", OFFLINE_SCRIPT, METRIC_PATH,
          json.dumps(TRANSFORMERS_PREDICTIONS), json.dumps(TRANSFORMERS_REFERENCES)],
