@@ -184,7 +184,8 @@ MOST_OF_ESTIMATE = 3  # what scoring may take, in the declared price's estimates
 @pytest.mark.parametrize("name", space.tokenizers())
 def test_no_tokenizer_is_priced_below_what_it_costs(name):
     """On the inputs the price benchmark found dearest, scoring as the Space does takes at most
-    three times what the tokenizer's declared price estimates (the best of two runs)."""
+    three times what the tokenizer's declared price estimates (where a first run is over, the better
+    of two)."""
     settings = exactbleu.resolve_settings(tokenizer=name, max_order=4, sentence_level=True, signature=True)
     exactbleu.corpus_bleu(["warm up ."], [["warm up ."]], settings, threads=1)
     worst = (0.0, "")

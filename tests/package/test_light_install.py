@@ -3,6 +3,7 @@ distributions, as sacrebleu's; the core works there, the command line included; 
 whose package is missing says which extra installs it."""
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -52,25 +53,27 @@ CHECKS = textwrap.dedent("""
 """)
 
 
-def uv(*arguments):
+def uv(scratch, *arguments):
     """uv, the installer the README's set-up uses: it reads the same metadata as pip and resolves the
-    same distributions, in a fraction of pip's time (an isolated build of the package included)."""
+    same distributions, in a fraction of pip's time (an isolated build of the package included).
+    Its temporary files, a build's lock among them, go to ``scratch``, not to stay in /tmp."""
     completed = subprocess.run([str(pathlib.Path(sys.executable).parent / "uv"), *arguments], capture_output=True,
-                               text=True, timeout=600)
+                               text=True, timeout=600, env=dict(os.environ, TMPDIR=str(scratch)))
     assert completed.returncode == 0, completed.stderr[-3000:]
     return completed.stdout
 
 
-def distributions(python):
-    return {entry["name"].lower() for entry in json.loads(uv("pip", "list", "--python", python, "--format=json"))}
+def distributions(scratch, python):
+    listed = uv(scratch, "pip", "list", "--python", python, "--format=json")
+    return {entry["name"].lower() for entry in json.loads(listed)}
 
 
 def test_a_plain_install_is_light_and_the_core_works_there(tmp_path):
-    uv("venv", "--quiet", "--python", sys.executable, str(tmp_path / "venv"))
+    uv(tmp_path, "venv", "--quiet", "--python", sys.executable, str(tmp_path / "venv"))
     python = str(tmp_path / "venv" / "bin" / "python")
-    before = distributions(python)
-    uv("pip", "install", "--quiet", "--python", python, str(ROOT))
-    brought = distributions(python) - before
+    before = distributions(tmp_path, python)
+    uv(tmp_path, "pip", "install", "--quiet", "--python", python, str(ROOT))
+    brought = distributions(tmp_path, python) - before
     assert brought == CORE and len(brought) <= MOST, brought
 
     # Run away from the repository, so that the installed package is the one imported.
