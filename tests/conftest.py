@@ -53,11 +53,33 @@ fast_tier = False
 
 def pytest_configure(config):
     global fast_tier
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        import_evaluate_without_its_evaluators()
     if config.getoption("markexpr", "").replace(" ", "") == "notslow":
         fast_tier = True
         profile = settings.get_profile("ci" if os.environ.get("CI") else "dev")
         settings.register_profile("fast", profile, max_examples=profile.max_examples // FAST_TIER_SHARE)
         settings.load_profile("fast")
+
+
+def import_evaluate_without_its_evaluators():
+    """Import evaluate with transformers refused for as long as that takes, in a process that runs
+    tests (pytest-xdist's controller runs none).
+
+    Why: evaluate imports transformers' pipelines for its evaluators, about 8 s a process on two
+    cores, before a test module is even collected; no test here runs an evaluator. transformers is
+    then imported as usual by the tests that use it, the trainer's and the RL trainers' recipes.
+    """
+    if "evaluate" in sys.modules:
+        return
+    refused = "transformers" not in sys.modules
+    if refused:
+        sys.modules["transformers"] = None  # what Python reads as "not installed"
+    try:
+        import evaluate  # noqa: F401
+    finally:
+        if refused:
+            del sys.modules["transformers"]
 
 
 def pytest_collection_modifyitems(items):

@@ -1,5 +1,6 @@
 """Independent oracles: a plain restatement of HF's BLEU, and hypothesis strategies for corpora."""
 
+import functools
 import math
 from collections import Counter
 
@@ -75,28 +76,28 @@ WORDS = [
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "-\n", chr(12), "\u00a0", "\u3000", ""]
 
 
-@st.composite
-def segments(draw, max_words=12, arbitrary_text=True):
+# Strategies are built once, not at every draw: hypothesis works out each new strategy's properties
+# before drawing from it, which cost more than the drawing when these were built per example. A word
+# and the separator after it are one draw, from every pair.
+_WORD = st.sampled_from([word + separator for word in WORDS for separator in SEPARATORS])
+_BLANK = st.sampled_from(["", " ", chr(12), "\n", " \t "])
+_TEXT = st.text(max_size=40)
+
+
+@functools.cache
+def segments(max_words=12, arbitrary_text=True):
     """A segment: mostly joined vocabulary words, sometimes arbitrary Unicode, sometimes empty."""
-    kinds = ["words", "words", "words", "blank"] + (["text"] if arbitrary_text else [])
-    kind = draw(st.sampled_from(kinds))
-    if kind == "blank":
-        return draw(st.sampled_from(["", " ", chr(12), "\n", " \t "]))
-    if kind == "text":
-        return draw(st.text(max_size=40))
-    words = draw(st.lists(st.sampled_from(WORDS), max_size=max_words))
-    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(words), max_size=len(words)))
-    return "".join(word + separator for word, separator in zip(words, separators))
+    words = st.lists(_WORD, max_size=max_words).map("".join)
+    return st.one_of(words, words, words, _BLANK, *([_TEXT] if arbitrary_text else []))
 
 
-@st.composite
-def corpora(draw, max_segments=8, max_references=4, arbitrary_text=True):
+@functools.cache
+def corpora(max_segments=8, max_references=4, arbitrary_text=True):
     """(predictions, references): a list of references per prediction, their number varying."""
-    size = draw(st.integers(1, max_segments))
     segment = segments(arbitrary_text=arbitrary_text)
-    predictions = draw(st.lists(segment, min_size=size, max_size=size))
-    references = [draw(st.lists(segment, min_size=1, max_size=max_references)) for _ in range(size)]
-    return predictions, references
+    references = st.lists(segment, min_size=1, max_size=max_references)
+    return st.lists(st.tuples(segment, references), min_size=1, max_size=max_segments).map(
+        lambda pairs: ([prediction for prediction, _ in pairs], [group for _, group in pairs]))
 
 
 def random_corpus(segments, seed, references=1):

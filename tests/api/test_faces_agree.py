@@ -38,15 +38,18 @@ PREDICTIONS = ["the cat sat on the mat", "a dog ran", "x", ""]
 REFERENCES = [["the cat sat on a mat", "there is a cat on the mat"], ["a dog ran home"], ["x y"], ["z"]]
 
 
+# A line of a file or of one of the Space's text boxes: a segment without line breaks.
+LINE = segments(max_words=8).map(lambda text: text.replace("\n", " ").replace("\r", " "))
+
+
 @st.composite
 def line_corpora(draw, max_segments=5, max_references=3):
     """(predictions, references) whose every segment fits on a line, with as many references each:
     what files and the Space's text boxes can hold."""
     size = draw(st.integers(1, max_segments))
     width = draw(st.integers(1, max_references))
-    segment = segments(max_words=8).map(lambda text: text.replace("\n", " ").replace("\r", " "))
-    predictions = draw(st.lists(segment, min_size=size, max_size=size))
-    references = [draw(st.lists(segment, min_size=width, max_size=width)) for _ in range(size)]
+    predictions = draw(st.lists(LINE, min_size=size, max_size=size))
+    references = [draw(st.lists(LINE, min_size=width, max_size=width)) for _ in range(size)]
     return predictions, references
 
 

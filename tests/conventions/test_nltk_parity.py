@@ -41,18 +41,16 @@ def test_worked_example_from_nltk(bleu, nltk_preset):
 
 # NLTK's own number on every input. Hypotheses of 0-9 tokens and references of 1-9, so
 # that a hypothesis shorter than an order (NLTK's max(1, total) denominator) comes up often.
-TOKEN = st.sampled_from("a b c d e".split())
-HYPOTHESIS = st.lists(TOKEN, max_size=9).map(" ".join)
-REFERENCE = st.lists(TOKEN, min_size=1, max_size=9).map(" ".join)
+# A string over five letters is one draw, where a list of tokens is a draw a token.
+HYPOTHESIS = st.text(alphabet="abcde", max_size=9).map(" ".join)
+REFERENCE = st.text(alphabet="abcde", min_size=1, max_size=9).map(" ".join)
 WEIGHTS = [None, (0.1, 0.2, 0.3, 0.4), (0.5, 0.5), (0.7, 0.3, 0.0, 0.0), (0.99, 0.01)]
 
 
-@st.composite
-def short_corpora(draw, max_segments=40):
-    size = draw(st.integers(1, max_segments))
-    predictions = draw(st.lists(HYPOTHESIS, min_size=size, max_size=size))
-    references = [draw(st.lists(REFERENCE, min_size=1, max_size=4)) for _ in range(size)]
-    return predictions, references
+def short_corpora(max_segments=40):
+    """(predictions, references), each prediction with one to four references."""
+    return st.lists(st.tuples(HYPOTHESIS, st.lists(REFERENCE, min_size=1, max_size=4)), min_size=1,
+                    max_size=max_segments).map(lambda pairs: ([p for p, _ in pairs], [r for _, r in pairs]))
 
 
 def split(references):

@@ -33,13 +33,15 @@ def padded(rows, width=None, pad=PAD, dtype=np.int64):
     return array
 
 
+IDS = st.lists(st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]), max_size=10)
+
+
 @st.composite
 def id_corpora(draw, most_references=3):
     """Predictions and a list of references each, as lists of ids (0 pads, 9 ends: neither is drawn)."""
     size = draw(st.integers(1, 7))
-    ids = st.lists(st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]), max_size=10)
-    predictions = draw(st.lists(ids, min_size=size, max_size=size))
-    references = [draw(st.lists(ids, min_size=1, max_size=most_references)) for _ in range(size)]
+    predictions = draw(st.lists(IDS, min_size=size, max_size=size))
+    references = [draw(st.lists(IDS, min_size=1, max_size=most_references)) for _ in range(size)]
     return predictions, references
 
 
