@@ -12,8 +12,9 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale);
-- ``compat``, ``cli``, ``metric``, ``torchmetrics``: the faces: sacrebleu's API, the command line,
-  the evaluate metric that ``bleu_metric.py`` loads, and torchmetrics' BLEU Metrics.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``: the faces: sacrebleu's API, the
+  command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics' BLEU Metrics, and
+  the metric of lm-evaluation-harness tasks.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """

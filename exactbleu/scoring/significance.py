@@ -173,15 +173,21 @@ class Compared(NamedTuple):
 class Estimate(NamedTuple):
     """One system's bootstrap estimate, as sacrebleu's single-system interval (its ``-ci``) gives
     it: the correctly rounded mean of the resampled scores and the half-width of their 95%
-    interval, on the arithmetic's own ``scale``."""
+    interval, on the arithmetic's own ``scale``; and their standard deviation, with Bessel's
+    correction: the bootstrap standard error that lm-eval reports (nan for one resample)."""
 
     mean: float
     ci: float
     scale: int
+    standard_error: float = math.nan
 
     def percents(self) -> tuple[float, float]:
         """(mean, ci) on 0..100: sacrebleu's own numbers in its arithmetic, 100 times the others'."""
         return _percent(self.mean, self.scale), _percent(self.ci, self.scale)
+
+    def standard_error_percent(self) -> float:
+        """The standard error on 0..100, as ``percents`` gives the others."""
+        return _percent(self.standard_error, self.scale)
 
 
 def _percent(value: float, scale: int) -> float:
@@ -207,7 +213,8 @@ def bootstrap_estimate(statistics: Statistics, settings: Settings) -> Estimate:
     values = [value for _, block in bootstrap_resamples({"system": statistics}, settings, n_samples,
                                                         settings.output.bootstrap_seed) for value in block["system"]]
     ordered, ci = _sorted_estimate(values, n_samples)
-    return Estimate(correctly_rounded_mean(ordered.tolist()), ci, 100 if on_percent_scale(settings) else 1)
+    spread = float(np.std(ordered, ddof=1)) if n_samples > 1 else math.nan
+    return Estimate(correctly_rounded_mean(ordered.tolist()), ci, 100 if on_percent_scale(settings) else 1, spread)
 
 
 def paired_test_statistics(systems: Mapping[str, Statistics], baseline: str, settings: Settings,

@@ -39,3 +39,10 @@ def test_the_torchmetrics_benchmark_runs_and_ours_is_nltks_in_smoke_mode():
     printed = smoke_run("against_torchmetrics.py")
     assert "| ours another than NLTK's | 0 |" in printed
     assert "the ids' number is the same ids' as words and NLTK's: yes" in printed
+
+
+def test_the_harness_benchmark_runs_and_its_bleu_is_sacrebleus_in_smoke_mode():
+    """Its timings mean nothing at tiny sizes; the check that the face's BLEU is sacrebleu's over
+    every reference, set by set, still runs."""
+    printed = smoke_run("harnesses.py")
+    assert '"sets": 5' in printed and "| exactbleu.lm_eval `bleu_bootstrap_stderr` | 100 |" in printed

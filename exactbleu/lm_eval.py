@@ -1,0 +1,104 @@
+"""exactbleu in EleutherAI's lm-evaluation-harness: a task's BLEU over every reference of every
+sample, and its bootstrap standard error from the samples' statistics rows.
+
+lm-eval 0.4's own ``bleu`` keeps, for every sample, only as many references as the sample with the
+fewest, and bootstraps its error from 100 resamples at most, each running sacrebleu on the strings.
+Here a sample's value is its statistics row, counted once; ``bleu`` scores the summed rows and
+``bleu_bootstrap_stderr`` resamples them. A task's YAML names them through a ``utils.py`` beside it
+(docs/harnesses.md). lm-eval fills its own ``_stderr`` column only for the aggregations on its own
+list and hands a task's aggregation no ``bootstrap_iters``: the error is a metric of its own, at the
+face's ``n_bootstrap`` resamples.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import (
+    Settings,
+    Statistics,
+    bootstrap,
+    resolve_settings,
+    scored,
+    statistics,
+    tokenizer_for_language,
+)
+
+# The metric names a task's YAML lists, each with the aggregation of the same name.
+METRICS = ("bleu", "bleu_bootstrap_stderr")
+# lm-eval's own BLEU is sacrebleu's, on sacrebleu's 0-100 scale: so is the face's, by default.
+DEFAULT_PRESET = "sacrebleu"
+# sacrebleu's number of resamples for its bootstrap, and the face's.
+DEFAULT_RESAMPLES = 1000
+
+
+class TaskMetric:
+    """BLEU for an lm-eval task whose documents hold their references, under any preset and options.
+
+    Args:
+        references: the field of a document that holds its references: a list of strings, or
+            one string.
+        target_language: chooses the tokenizer as sacrebleu does for the target language (zh, ja
+            and ko have their own); not with ``tokenizer``.
+        preset: ``"sacrebleu"`` by default, as lm-eval's own ``bleu``; any of ``exactbleu.PRESETS``.
+        n_bootstrap: the resamples of ``bleu_bootstrap_stderr``.
+        **options: any option of ``exactbleu.OPTIONS`` that changes a score, checked here, when
+            the task is loaded.
+
+    Both aggregations report on 0..100, as lm-eval's own ``bleu``: in sacrebleu's arithmetic,
+    sacrebleu's own score.
+    """
+
+    def __init__(self, references: str = "references", *, target_language: str | None = None,
+                 preset: str = DEFAULT_PRESET, n_bootstrap: int = DEFAULT_RESAMPLES, **options: Any):
+        if not isinstance(references, str) or not references:
+            raise TypeError(f"references must name a field of the task's documents, a non-empty string; "
+                            f"got {references!r}")
+        if target_language is not None:
+            if not isinstance(target_language, str):
+                raise TypeError(f"target_language must be a language code such as 'de' or 'zh', or None; "
+                                f"got {target_language!r}")
+            if "tokenizer" in options:
+                raise ValueError(f"target_language={target_language!r} chooses the tokenizer: give it or "
+                                 f"tokenizer={options['tokenizer']!r}, not both")
+            options["tokenizer"] = tokenizer_for_language(target_language)
+        self.references = references
+        self.settings: Settings = resolve_settings(preset, n_bootstrap=n_bootstrap, **options)
+        if self.settings.output.n_bootstrap < 2:
+            raise ValueError(f"n_bootstrap must be at least 2 for a standard error, got {n_bootstrap!r}")
+        self.__name__ = "exactbleu"  # lm-eval names what a YAML's !function returns by its __name__
+
+    def process_results(self, doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, dict[str, list[Any]]]:
+        """A sample's value for each metric: its statistics row, as columns (JSON as lm-eval logs a
+        sample). ``results`` holds the model's generation, first."""
+        if not isinstance(doc, Mapping) or self.references not in doc:
+            raise KeyError(f"the document has no field {self.references!r}, which references= names; its fields: "
+                           f"{sorted(doc) if isinstance(doc, Mapping) else type(doc).__name__}")
+        if not results:
+            raise ValueError("lm-eval gave no generation for this document: results is empty")
+        row = statistics([results[0]], [doc[self.references]], self.settings).as_dict()
+        return dict.fromkeys(METRICS, row)
+
+    def statistics(self, items: Sequence[Mapping[str, list[Any]]]) -> Statistics:
+        """The samples' rows, as one ``Statistics`` (checked as it is read back)."""
+        if not items:
+            raise ValueError("no sample to score: the task gave no document")
+        columns: dict[str, list[Any]] = {name: [] for name in items[0]}
+        for item in items:
+            for name, values in item.items():
+                columns[name].extend(values)
+        return Statistics.from_dict(columns)
+
+    def bleu(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
+        """The corpus BLEU of the samples, on 0..100: the aggregation named ``bleu``."""
+        counted = scored(self.statistics(items), self.settings)
+        return (100 // counted.scale) * counted.value  # exact: 1 * value on sacrebleu's scale
+
+    def bleu_bootstrap_stderr(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
+        """The bootstrap standard error of ``bleu``, on 0..100: the standard deviation of the
+        resampled corpus scores (with Bessel's correction, as lm-eval's own), at ``n_bootstrap``
+        resamples of the rows."""
+        rows = self.statistics(items)
+        if len(rows) < 2:
+            return math.nan
+        return bootstrap(rows, self.settings).standard_error_percent()
