@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from .counting import Progress, ReferenceCache, corpus_tokens
 from .dispatch import checked_corpus, checked_texts, corpus_of, corpus_statistics, settings_for
-from .inputs import Corpus, kind_of
+from .inputs import Corpus, kind_of, with_references_kept
 from .inputs.text import check_segment
 from .limits import MAX_SAMPLES, PAIRED_TESTS
 from .options import (
@@ -27,6 +27,7 @@ from .options import (
     Settings,
     check_int,
     check_no_output_options,
+    check_whole_corpus,
     counted_orders,
     resolve_settings,
 )
@@ -73,9 +74,19 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
         ValueError or TypeError naming the bad argument.
     """
     settings = resolve_settings(preset, **options)
+    check_corpus_result(settings)
     corpus = corpus_of(predictions, references, ignore_ids)
     settings = settings_for(corpus.kind, settings)
     return result_of_statistics(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings)
+
+
+def check_corpus_result(settings: Settings) -> None:
+    """A ValueError where the result's per-sentence scores or resamples are asked for under a rule that
+    keeps references by the whole corpus (see ``check_whole_corpus``)."""
+    if settings.output.sentence_level:
+        check_whole_corpus(settings, "sentence_level=True")
+    if settings.output.n_bootstrap:
+        check_whole_corpus(settings, "n_bootstrap")
 
 
 def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "default", **options: Any) -> Result:
@@ -83,6 +94,7 @@ def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "defa
     of that segment alone, as a per-sentence score. Under the "sacrebleu" preset that means
     effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
     settings = for_sentences(resolve_settings(preset, **options))
+    check_whole_corpus(settings, "sentence_bleu")
     if kind_of([prediction]) != "text":
         corpus = checked_corpus([prediction], [references])
     else:
@@ -123,6 +135,7 @@ def score(statistics: Statistics | NDArray[np.int64] | Sequence[int], preset: Pr
         setting and both values.
     """
     settings = resolve_settings(preset, **options)
+    check_corpus_result(settings)
     if isinstance(statistics, Statistics):
         return result_of_statistics(checked_statistics(statistics, settings), settings)
     return result_of_vector(checked_vector_for(statistics, settings), settings)
@@ -153,6 +166,7 @@ def scored_rows(statistics: Statistics, preset: PresetChoice = "default", **opti
     """Each segment's per-sentence score of ``statistics`` as its arithmetic states it (see
     ``scored``): arrays of one entry per segment (one weight set)."""
     settings = resolve_settings(preset, **options)
+    check_whole_corpus(settings, "scored_rows")
     if several_weight_sets(settings):
         raise ValueError("scored_rows takes one weight set at a time, got several weights")
     return scored_rows_of(checked_statistics(statistics, settings), settings)
@@ -164,6 +178,7 @@ def bootstrap(statistics: Statistics, preset: PresetChoice = "default", **option
     ``bootstrap_seed``; the correctly rounded mean and the half-width of the 95% interval, on the
     arithmetic's own scale (``Estimate.percents()``: on sacrebleu's)."""
     settings = resolve_settings(preset, **options)
+    check_whole_corpus(settings, "bootstrap")
     if not settings.output.n_bootstrap:
         raise ValueError("bootstrap needs n_bootstrap, the number of resamples: at least 1")
     if several_weight_sets(settings):
@@ -192,9 +207,11 @@ def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetCh
     time; inputs and options are checked at once. ``max_tokens`` bounds each segment's tokens."""
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "explain")
+    check_whole_corpus(settings, "explain")
     corpus = corpus_of(predictions, references)
     if corpus.kind != "text":
         raise TypeError("explain takes text: its tokens are shown as the tokenizer gives them")
+    corpus = with_references_kept(corpus, settings.statistics.keep_references)
     return Explanations(corpus.predictions, corpus.references, make_tokenizer(settings.tokenize), settings,
                         counted_orders(settings), max_tokens)
 
@@ -223,6 +240,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
     """
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "paired_test")
+    check_whole_corpus(settings, "paired_test")
     _check_test(systems, "predictions", baseline, test, n_samples, seed, settings, "paired_test")
     cache = cache if cache is not None else ReferenceCache()  # the references are counted once for every system
     corpora = {}
@@ -247,6 +265,7 @@ def compare(systems: Mapping[str, Statistics], *, baseline: str | None = None, t
     same options): each system's ``Compared`` outcome against the baseline, on the arithmetic's
     own scale (``Compared.fractions()``: on 0..1; ``Compared.percents()``: on sacrebleu's)."""
     settings = resolve_settings(preset, **options)
+    check_whole_corpus(settings, "compare")
     _check_test(systems, "statistics", baseline, test, n_samples, seed, settings, "compare")
     checked = {name: checked_statistics(one, settings) for name, one in systems.items()}
     return paired_test_statistics(checked, next(iter(systems)) if baseline is None else baseline, settings, test,

@@ -16,7 +16,16 @@ from numpy.typing import NDArray
 
 from . import counting
 from .counting import Progress, ReferenceCache, Scorer, SelfBleuStatistics
-from .inputs import Checked, Corpus, Kind, Texts, checked_host_corpus, checked_host_texts, kind_of
+from .inputs import (
+    Checked,
+    Corpus,
+    Kind,
+    Texts,
+    checked_host_corpus,
+    checked_host_texts,
+    kind_of,
+    with_references_kept,
+)
 from .options import Settings, check_int, for_token_ids
 from .sufficient_statistics import Statistics
 
@@ -132,7 +141,7 @@ def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = 
     checked_threads(threads)
     if max_tokens is not None:
         check_int("max_tokens", max_tokens, 1)
-    processor, placed = _placed(corpus)
+    processor, placed = _placed(with_references_kept(corpus, settings.statistics.keep_references))
     return processor.corpus_statistics(placed, settings, threads, max_tokens, cache, progress)
 
 

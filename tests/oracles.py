@@ -188,6 +188,7 @@ VALUES = {
     "rstrip": st.booleans(),
     "max_order": st.integers(1, 6),
     "ref_length": st.sampled_from(["shortest", "closest"]),
+    "keep_references": st.sampled_from(["all", "all", "first", "fewest", "most"]),
     "weights": st.one_of(ONE_WEIGHT_SET, st.lists(ONE_WEIGHT_SET, min_size=1, max_size=3)),
     "smooth": st.booleans(),
     "smooth_method": st.sampled_from(SMOOTH_METHODS),

@@ -5,6 +5,8 @@ past it trusts its inputs, and chooses by ``kind`` alone.
 
 from typing import Any, Literal, NamedTuple, TypeVar
 
+import numpy as np
+
 from .ids import TokenIds, check_token_id_texts, check_token_ids, ignored_ids, is_token_ids
 from .tensors import holds_tensors
 from .text import check_inputs, check_texts, reference_lists
@@ -65,9 +67,35 @@ def checked_host_texts(texts: object, name: str, ignore_ids: object | None = Non
     return Texts(strings, "text", len(strings))
 
 
+def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
+    """The corpus with each prediction's references cut as ``rule`` says: "all" of them, the
+    "first", or as many as the prediction with the "fewest" has (the option ``keep_references``);
+    of text or token ids (a tensor's references are refused where ``rule`` is not "all")."""
+    if rule == "all":
+        return corpus
+    if corpus.kind == "tensor":
+        raise ValueError(f"keep_references={rule!r} applies to text and to token ids as lists or arrays; for "
+                         f"tensors, pass each prediction's references cut already, or keep_references='all'")
+    if corpus.kind == "text":
+        keep = 1 if rule == "first" else min(len(group) for group in corpus.references)
+        return corpus._replace(references=[group[:keep] for group in corpus.references])
+    references: TokenIds = corpus.references
+    assert references.groups is not None
+    keep = 1 if rule == "first" else int(references.groups.min())
+    groups = np.minimum(references.groups, keep)
+    # Each reference's place in its prediction's group: the first ``keep`` of each group stay.
+    starts = np.repeat(np.cumsum(references.groups) - references.groups, references.groups)
+    kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
+    offsets = references.offsets
+    ids = np.concatenate([references.ids[offsets[number]:offsets[number + 1]] for number in np.flatnonzero(kept)]) \
+        if kept.any() else references.ids[:0]
+    return corpus._replace(references=TokenIds(ids.astype(np.int64, copy=False), references.lengths[kept], groups))
+
+
 def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
     if ignore_ids is not None:
         raise ValueError(f"ignore_ids applies to token ids, but the {name} are text")
 
 
-__all__ = ["Checked", "Corpus", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_texts", "kind_of"]
+__all__ = ["Checked", "Corpus", "Kind", "Texts", "TokenIds", "checked_host_corpus",
+           "checked_host_texts", "kind_of", "with_references_kept"]

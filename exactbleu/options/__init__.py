@@ -24,8 +24,10 @@ from .declared import (
     stage_of,
 )
 from .resolution import (
+    check_all_references,
     check_counted_with,
     check_no_output_options,
+    check_whole_corpus,
     counted_orders,
     counted_with,
     for_token_ids,
@@ -35,8 +37,8 @@ from .signature import SHORT_NAMES, Signature, signature
 from .smoothing import SMOOTHING, Smoothing, smoothing_table
 
 __all__ = ["DECLARED", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SHORT_NAMES", "SMOOTHING", "STAGES",
-           "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature", "Smoothing",
-           "StatisticsSettings",
-           "TokenizeSettings", "Weights", "check_bool", "check_counted_with", "check_int", "check_no_output_options",
-           "check_number", "checked_weight_sets", "counted_orders", "counted_with", "for_token_ids",
+           "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature",
+           "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "check_all_references",
+           "check_bool", "check_counted_with", "check_int", "check_no_output_options", "check_number",
+           "check_whole_corpus", "checked_weight_sets", "counted_orders", "counted_with", "for_token_ids",
            "options_table", "presets_table", "resolve_settings", "signature", "smoothing_table", "stage_of"]

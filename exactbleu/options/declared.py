@@ -17,6 +17,10 @@ from ..tokenizers import DEFAULT, TOKENIZERS, setting_options
 from .smoothing import SMOOTHING
 
 REF_LENGTHS = ("shortest", "closest")
+# Which of each prediction's references count (``inputs.with_references_kept`` cuts them): all; the
+# first (LightEval's corpus BLEU); or as many as the prediction with the fewest has (lm-eval's, whose
+# zip cuts every reference stream to the shortest), which depends on the whole corpus.
+KEPT_REFERENCES = ("all", "first", "fewest")
 Weights = tuple[float, ...] | tuple[tuple[float, ...], ...]
 TokenizerChoice = str | Callable[[str], Iterable[str]]
 
@@ -53,6 +57,12 @@ class StatisticsSettings:
                             {"type": int})
     ref_length: str = option("shortest", '`"shortest"` (HF, tensorflow/nmt) or `"closest"` (Papineni et al., '
                              'sacrebleu, NLTK; a tie goes to the shorter)', ("--ref-length",), {"choices": REF_LENGTHS})
+    keep_references: str = option(
+        "all", '`"all"` of each prediction\'s references, its `"first"` (LightEval\'s corpus `bleu`), or as many as '
+        'the prediction with the `"fewest"` has (lm-eval\'s `bleu`, which cuts every reference stream to the '
+        'shortest). `"fewest"` depends on the whole corpus: its statistics, counted in one call, neither add up, '
+        'cut nor sum as vectors, and per-sentence scores, resamples and paired tests refuse it', ("--keep-references",),
+        {"choices": KEPT_REFERENCES})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,6 +188,14 @@ for _preset in (
            {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp"}, True),
     Preset("nltk", "NLTK's `corpus_bleu` on whitespace-split tokens, unsmoothed, in NLTK's own arithmetic",
            {"tokenizer": "none", "ref_length": "closest", "smooth_method": "method0"}),
+    Preset("lm-eval", "lm-evaluation-harness 0.4's `bleu` aggregation: sacrebleu's `corpus_bleu`, every prediction "
+           "keeping as many references as the one with the fewest",
+           {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp",
+            "keep_references": "fewest"}, True),
+    Preset("lighteval", "LightEval 0.13's corpus `bleu`: sacrebleu's `BLEU().corpus_score` on each prediction's first "
+           "reference (give its `trg_lang` as the tokenizer: `tokenizer_for_language`)",
+           {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp",
+            "keep_references": "first"}, True),
 ):
     PRESETS.register(_preset)
 

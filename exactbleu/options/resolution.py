@@ -14,6 +14,7 @@ from ..limits import MAX_ORDER, MAX_SAMPLES
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
+    KEPT_REFERENCES,
     NONE_IS_A_CHOICE,
     OPTIONS,
     PRESETS,
@@ -155,8 +156,12 @@ def _statistics(merged: Merged, weights: tuple[Weights, bool] | None) -> Statist
     ref_length = merged.get("ref_length", StatisticsSettings.ref_length)
     if ref_length not in REF_LENGTHS:
         raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {ref_length!r:.80}")
+    keep = merged.get("keep_references", StatisticsSettings.keep_references)
+    if keep not in KEPT_REFERENCES:
+        raise ValueError(f"keep_references must be one of {list(KEPT_REFERENCES)}, got {keep!r:.80}")
     return StatisticsSettings(max_order=check_int("max_order", StatisticsSettings.max_order if max_order is None
-                                                  else max_order, 1, MAX_ORDER), ref_length=str(ref_length))
+                                                  else max_order, 1, MAX_ORDER), ref_length=str(ref_length),
+                              keep_references=str(keep))
 
 
 def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, bool] | None) -> ScoringSettings:
@@ -247,7 +252,27 @@ def counted_with(settings: Settings) -> "CountedWith":
 
     tokenize = settings.tokenize
     return CountedWith(signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip),
-                       settings.statistics.ref_length, counted_orders(settings))
+                       settings.statistics.ref_length, counted_orders(settings), settings.statistics.keep_references)
+
+
+def check_all_references(settings: Settings, function: str) -> None:
+    """A ValueError where the settings keep fewer than all references and ``function`` compares texts
+    with each other (Self-BLEU, BLEU matrices), which have no references of their own to keep."""
+    keep = settings.statistics.keep_references
+    if keep != "all":
+        raise ValueError(f"{function} scores texts against each other, which have no references of their own to "
+                         f"keep: keep_references={keep!r} does not apply (a harness preset sets it); use a preset "
+                         f"or keep_references that keeps 'all'")
+
+
+def check_whole_corpus(settings: Settings, what: str) -> None:
+    """A ValueError where the settings keep as many references as the prediction with the fewest
+    has, and ``what`` (a function, or an option) scores less or other than the corpus as a whole:
+    its number would depend on which segments it saw."""
+    if settings.statistics.keep_references == "fewest":
+        raise ValueError(f"{what} does not take keep_references='fewest' (the \"lm-eval\" preset's): how many "
+                         f"references count depends on the whole corpus, so only a corpus score takes it; use "
+                         f"keep_references='all' or 'first'")
 
 
 def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> None:

@@ -2,7 +2,8 @@
 
 sacrebleu's fields come first (``nrefs``, a test's ``bs`` or ``ar`` and its ``seed``, ``case``,
 ``eff``, ``tok``, ``smooth``), then each way the settings depart from sacrebleu's conventions
-(``reflen:shortest``, an ``order`` other than 4 or ``weights``, ``rstrip:no``), then ``version``.
+(``reflen:shortest``, an ``order`` other than 4 or ``weights``, ``rstrip:no``, ``keep:first`` or
+``keep:fewest``), then ``version``.
 """
 
 
@@ -51,6 +52,8 @@ class Signature:
             fields.append(("order", settings.statistics.max_order))
         if not settings.tokenize.rstrip:
             fields.append(("rstrip", "no"))
+        if settings.statistics.keep_references != "all":
+            fields.append(("keep", settings.statistics.keep_references))
         fields.append(("version", f"exactbleu-{__version__}"))
         self.fields = fields
 

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from ..dispatch import checked_texts, checked_threads, matrix, returned, settings_for
 from ..limits import MAX_CELLS
-from ..options import PresetChoice, check_no_output_options, resolve_settings
+from ..options import PresetChoice, check_no_output_options, check_whole_corpus, resolve_settings
 from ..scoring import scores_of_rows, several_weight_sets
 from .scores import Scores
 
@@ -33,6 +33,7 @@ def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: P
     """
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "bleu_matrix")
+    check_whole_corpus(settings, "bleu_matrix")  # one reference an entry: "first" keeps it
     checked_threads(threads)
     rows = checked_texts(predictions, "predictions", ignore_ids)
     columns = checked_texts(references, "references", ignore_ids)

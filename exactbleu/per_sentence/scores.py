@@ -6,7 +6,7 @@ from typing import Any
 
 from ..counting import ReferenceCache
 from ..dispatch import corpus_of, corpus_statistics, returned, settings_for
-from ..options import PresetChoice, check_no_output_options, resolve_settings
+from ..options import PresetChoice, check_no_output_options, check_whole_corpus, resolve_settings
 from ..scoring import scores_of_rows
 
 Scores = Any  # a float64 array, or for tensors a float64 tensor on their device
@@ -26,6 +26,7 @@ def sentence_scores(predictions: Any, references: Sequence[Any] | None, preset: 
     there."""
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "sentence_scores")
+    check_whole_corpus(settings, "sentence_scores")
     corpus = corpus_of(predictions, references, ignore_ids)
     settings = settings_for(corpus.kind, settings)
     return returned(scores_of_rows(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings), corpus)

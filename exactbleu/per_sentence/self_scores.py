@@ -17,7 +17,13 @@ from ..dispatch import (
     settings_for,
     shard_statistics,
 )
-from ..options import PresetChoice, check_counted_with, check_no_output_options, resolve_settings
+from ..options import (
+    PresetChoice,
+    check_all_references,
+    check_counted_with,
+    check_no_output_options,
+    resolve_settings,
+)
 from ..scoring import scores_of_rows
 
 
@@ -45,6 +51,7 @@ def self_bleu(texts: Sequence[Any], preset: PresetChoice = "default", *, corpus:
     """
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "self_bleu")
+    check_all_references(settings, "self_bleu")
     checked_threads(threads)
     if corpus is not None and not isinstance(corpus, SelfBleuStatistics):
         raise TypeError(f"corpus must be the SelfBleuStatistics that self_bleu_statistics() returns (summed over "
@@ -74,6 +81,7 @@ def self_bleu_statistics(texts: Sequence[Any], preset: PresetChoice = "default",
     sum as ``self_bleu(shard, corpus=...)`` to score each shard's texts against the whole corpus."""
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "self_bleu_statistics")
+    check_all_references(settings, "self_bleu_statistics")
     checked_threads(threads)
     given = checked_texts(texts, "texts", ignore_ids)
     return shard_statistics(given, settings_for(given.kind, settings), threads)

@@ -9,17 +9,20 @@ from typing import NamedTuple
 class CountedWith(NamedTuple):
     """The settings that decide a corpus's statistics rows: the tokenizer by its signature name
     (which names the ``moses`` language and the SentencePiece model), lowercasing, right-stripping,
-    the reference length and how many orders are counted."""
+    the reference length, how many orders are counted and which references are kept."""
 
     tokenizer: str
     lowercase: bool
     rstrip: bool
     ref_length: str
     orders: int
+    keep_references: str = "all"
 
     def text(self) -> str:
-        """One line that names every field, as a column of statistics stores it."""
-        return "|".join(f"{name}={value}" for name, value in zip(self._fields, self))
+        """One line that names every field, as a column of statistics stores it (all the references,
+        the default, unnamed: so it reads as the statistics of earlier versions did)."""
+        return "|".join(f"{name}={value}" for name, value in zip(self._fields, self)
+                        if name != "keep_references" or value != "all")
 
     @classmethod
     def from_text(cls, text: str) -> "CountedWith":
@@ -27,7 +30,7 @@ class CountedWith(NamedTuple):
         try:
             fields = dict(field.split("=", 1) for field in text.split("|"))
             return cls(fields["tokenizer"], fields["lowercase"] == "True", fields["rstrip"] == "True",
-                       fields["ref_length"], int(fields["orders"]))
+                       fields["ref_length"], int(fields["orders"]), fields.get("keep_references", "all"))
         except (KeyError, ValueError, AttributeError):
             raise ValueError(f"statistics column 'counted_with' must hold the settings that counted the rows, as "
                              f"statistics() writes them, got {text!r:.120}") from None

@@ -67,6 +67,8 @@ class Statistics:
             raise ValueError(f"statistics of different orders {sorted(orders)} do not add up: count them with the "
                              f"same max_order (or weights) and smoothing method")
         counted = [part.counted_with for part in parts if part.counted_with is not None]
+        if len(parts) > 1:
+            _one_corpus(counted, "add up with others")
         for other in counted[1:]:
             if other != counted[0]:
                 first, second = counted[0].difference(other)
@@ -98,6 +100,7 @@ class Statistics:
         return len(self._rows)
 
     def __getitem__(self, index: int | slice | NDArray[Any] | Sequence[int]) -> "Statistics":
+        _one_corpus([self.counted_with], "be cut into parts")
         references = None if self.references is None else np.asarray(self.references)[index].reshape(-1).tolist()
         return Statistics(self.array[index].reshape(-1, 2 + 2 * self.orders), self.orders, references,
                           self.counted_with)
@@ -185,6 +188,7 @@ class Statistics:
         if self.references is None:
             raise ValueError("these statistics do not know how many references each segment has: take them "
                              "from exactbleu.statistics()")
+        _one_corpus([self.counted_with], "be summed as vectors")
         references = np.asarray(self.references, dtype=np.int64)
         sums = self.sums()
         code = 0 if self.counted_with is None else self.counted_with.code()
@@ -246,6 +250,16 @@ class Statistics:
         if self.counted_with is not None:
             columns["counted_with"] = [self.counted_with.text()] * len(self)
         return columns
+
+
+def _one_corpus(counted: Sequence[CountedWith | None], what: str) -> None:
+    """A ValueError where statistics were counted keeping as many references as the segment with the
+    fewest has: that number is the whole corpus's, so its statistics cannot ``what`` (the "lm-eval"
+    preset's rule; score them whole, or count with keep_references="all" or "first")."""
+    if any(one is not None and one.keep_references == "fewest" for one in counted):
+        raise ValueError(f"statistics counted with keep_references='fewest' (the \"lm-eval\" preset's) cannot {what}: "
+                         f"how many references count was decided by the whole corpus they were counted on; score "
+                         f"them whole, or count with keep_references='all' or 'first'")
 
 
 def checked_vector(vector: object) -> NDArray[np.int64]:

@@ -209,12 +209,21 @@ def test_every_face_gives_corpus_bleus_number_or_a_clear_error(corpus, preset, o
             continue
         same = counted_options is options and counted_preset == preset
         check = agree if same else agree_or_refuse
-        check(expected, outcome(lambda: exactbleu.score(sum(counted()), preset, **options)), "statistics + score")
+        # Kept as many references as the segment with the fewest: the statistics of one whole corpus,
+        # which neither add up with others nor sum as vectors.
+        whole = exactbleu.resolve_settings(counted_preset, **counted_options).statistics.keep_references == "fewest"
+        if whole and len(counted()) > 1:
+            assert outcome(lambda: sum(counted()))[0] == "error"
+        else:
+            check(expected, outcome(lambda: exactbleu.score(sum(counted()), preset, **options)), "statistics + score")
         check(expected, outcome(lambda: metric(preset).score_statistics(
             metric(counted_preset).statistics(predictions, references, **counted_options), **options)),
             "metric statistics")
-        check(expected_sum, outcome(lambda: exactbleu.score(sum(part.vector() for part in counted()), preset,
-                                                            **summable)), "summed vector")
+        summed = outcome(lambda: exactbleu.score(sum(part.vector() for part in counted()), preset, **summable))
+        if whole:
+            assert summed[0] == "error"
+        else:
+            check(expected_sum, summed, "summed vector")
 
     if expected[0] == "ok":
         check_command_line(predictions, references, preset, options, expected[1])

@@ -26,10 +26,20 @@ TEXTS = st.lists(segments(max_words=8), min_size=2, max_size=8).flatmap(
     lambda texts: st.lists(st.sampled_from(texts), min_size=0, max_size=3).map(lambda repeats: texts + repeats))
 
 
+# The presets that keep every reference: Self-BLEU's references are the other texts, none to keep.
+ALL_REFERENCES = sorted(name for name, preset in exactbleu.PRESETS.items()
+                        if preset.options.get("keep_references", "all") == "all")
+
+
 @given(texts=TEXTS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS, threaded=st.booleans())
 def test_each_score_is_sentence_bleu_against_all_the_others(texts, preset, drawn, threaded):
-    """Threaded: the n-grams counted in two threads, however few the tokens."""
+    """Threaded: the n-grams counted in two threads, however few the tokens. A preset or option
+    that keeps fewer than all references is refused: the others are all of a text's references."""
     chosen = {name: value for name, value in drawn.items() if name in PER_CORPUS}
+    if chosen.get("keep_references", exactbleu.PRESETS[preset].options.get("keep_references", "all")) != "all":
+        assert outcome(lambda: exactbleu.self_bleu(texts, preset, **chosen))[0] == "error"
+        assert outcome(lambda: exactbleu.self_bleu_statistics(texts, preset, **chosen))[0] == "error"
+        return
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(worker_threads, "THREADS_MIN_TOKENS", 0 if threaded else 10**9)
         got = outcome(lambda: exactbleu.self_bleu(texts, preset, threads=2, **chosen))
@@ -105,7 +115,7 @@ def as_form(texts, form):
 
 
 @settings(max_examples=examples(150))
-@given(texts=TEXTS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), form=st.sampled_from(["text", "ids", "tensor"]),
+@given(texts=TEXTS, preset=st.sampled_from(ALL_REFERENCES), form=st.sampled_from(["text", "ids", "tensor"]),
        data=st.data())
 def test_any_split_into_shards_summed_in_any_order_is_the_whole_corpus(texts, preset, form, data):
     """One shard (and ``sum([s])``) too: a shard's statistics, alone or summed with the others'
@@ -125,7 +135,7 @@ def test_any_split_into_shards_summed_in_any_order_is_the_whole_corpus(texts, pr
                                                                                  **ignoring)["scores"].tolist()
 
 
-@pytest.mark.parametrize("preset", sorted(exactbleu.PRESETS))
+@pytest.mark.parametrize("preset", ALL_REFERENCES)
 def test_self_bleu_from_its_own_statistics_is_self_bleu(preset):
     """The seed example: one SelfBleuStatistics kept its keys in one order and searched them as if
     sorted in another, so this raised "these texts hold an n-gram that the corpus's Self-BLEU
