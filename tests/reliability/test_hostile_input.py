@@ -211,6 +211,7 @@ def test_a_thousand_references_for_one_prediction(bleu, sacrebleu_preset):
         assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
 
 
+@pytest.mark.slow  # a big corpus: one segment of 200k tokens
 def test_a_200k_token_segment(bleu):
     """One huge segment among ordinary ones (the benchmark times it: a second or so)."""
     rng = random.Random(200_000)

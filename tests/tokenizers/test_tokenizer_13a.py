@@ -34,6 +34,7 @@ def test_known_cases(line):
     assert tokenizer_13a.tokenize_13a(line) == sacrebleu_13a(line)
 
 
+@pytest.mark.slow  # a big corpus: the 17 files of WMT17, 51k lines
 def test_every_wmt17_line(wmt17):
     lines = list(wmt17["reference"])
     for system in wmt17["systems"].values():
@@ -67,6 +68,7 @@ def test_the_byte_reader_cuts_digits_periods_commas_hyphens_entities_as_sacreble
     assert read_13a(lines) == [sacrebleu_13a(line) for line in lines]
 
 
+@pytest.mark.slow  # a big corpus: the 17 files of WMT17, 51k lines
 def test_the_byte_reader_cuts_every_wmt17_line_as_sacrebleu(wmt17):
     for lines in [wmt17["reference"], *wmt17["systems"].values()]:
         assert read_13a(lines) == [sacrebleu_13a(line) for line in lines]
