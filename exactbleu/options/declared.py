@@ -219,5 +219,7 @@ def presets_table() -> str:
     for preset in PRESETS.values():
         set_options = ", ".join(f"`{name}={value!r}`".replace("'", '"') for name, value in preset.options.items())
         per_sentence = "with effective order, unless given" if preset.sentence_effective_order else "as the corpus's"
+        if preset.options.get("keep_references") == "fewest":
+            per_sentence = "refused: the references kept depend on the whole corpus"
         rows.append([f'`"{preset.name}"`', preset.describe, set_options or "-", per_sentence])
     return markdown_table(["preset", "whose numbers", "options it sets", "per-sentence scores"], rows)
