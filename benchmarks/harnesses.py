@@ -66,7 +66,7 @@ def reference_departures(sets: int, segments: int) -> tuple[int, list[float]]:
     rng = random.Random(2026)
     reference = read_lines(WMT17 / "newstest2017.ref.de")
     outputs = {name: read_lines(WMT17 / "systems" / f"{name}.de") for name in SYSTEMS}
-    differences = []
+    metric, differences = TaskMetric(), []
     for _ in range(sets):
         lines = rng.sample(range(len(reference)), segments)
         predictions = [outputs[SYSTEMS[0]][line] for line in lines]
@@ -75,8 +75,8 @@ def reference_departures(sets: int, segments: int) -> tuple[int, list[float]]:
         width = max(len(group) for group in references)
         streams = [[group[j] if j < len(group) else None for group in references] for j in range(width)]
         every = sacrebleu.corpus_bleu(predictions, streams).score
-        assert TaskMetric().bleu([TaskMetric().process_results({"references": group}, [prediction])["bleu"]
-                                  for prediction, group in zip(predictions, references)]) == every
+        assert metric.bleu([metric.process_results({"references": group}, [prediction])["bleu"]
+                            for prediction, group in zip(predictions, references)]) == every
         differences.append(abs(lm_evals_bleu(list(zip(references, predictions))) - every))
     return sum(difference > 0 for difference in differences), differences
 

@@ -25,6 +25,7 @@ from .limits import MAX_SAMPLES, PAIRED_TESTS
 from .options import (
     PresetChoice,
     Settings,
+    check_corpus_result,
     check_int,
     check_no_output_options,
     check_whole_corpus,
@@ -78,15 +79,6 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
     corpus = corpus_of(predictions, references, ignore_ids)
     settings = settings_for(corpus.kind, settings)
     return result_of_statistics(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings)
-
-
-def check_corpus_result(settings: Settings) -> None:
-    """A ValueError where the result's per-sentence scores or resamples are asked for under a rule that
-    keeps references by the whole corpus (see ``check_whole_corpus``)."""
-    if settings.output.sentence_level:
-        check_whole_corpus(settings, "sentence_level=True")
-    if settings.output.n_bootstrap:
-        check_whole_corpus(settings, "n_bootstrap")
 
 
 def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "default", **options: Any) -> Result:

@@ -91,8 +91,7 @@ class TaskMetric:
 
     def bleu(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
         """The corpus BLEU of the samples, on 0..100: the aggregation named ``bleu``."""
-        counted = scored(self.statistics(items), self.settings)
-        return (100 // counted.scale) * counted.value  # exact: 1 * value on sacrebleu's scale
+        return scored(self.statistics(items), self.settings).percent()
 
     def bleu_bootstrap_stderr(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
         """The bootstrap standard error of ``bleu``, on 0..100: the standard deviation of the

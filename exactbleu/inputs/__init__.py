@@ -86,10 +86,8 @@ def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
     # Each reference's place in its prediction's group: the first ``keep`` of each group stay.
     starts = np.repeat(np.cumsum(references.groups) - references.groups, references.groups)
     kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
-    offsets = references.offsets
-    ids = np.concatenate([references.ids[offsets[number]:offsets[number + 1]] for number in np.flatnonzero(kept)]) \
-        if kept.any() else references.ids[:0]
-    return corpus._replace(references=TokenIds(ids.astype(np.int64, copy=False), references.lengths[kept], groups))
+    ids = references.ids[np.repeat(kept, references.lengths)]
+    return corpus._replace(references=TokenIds(ids, references.lengths[kept], groups))
 
 
 def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:

@@ -25,6 +25,7 @@ from .declared import (
 )
 from .resolution import (
     check_all_references,
+    check_corpus_result,
     check_counted_with,
     check_no_output_options,
     check_whole_corpus,
@@ -39,6 +40,7 @@ from .smoothing import SMOOTHING, Smoothing, smoothing_table
 __all__ = ["DECLARED", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SHORT_NAMES", "SMOOTHING", "STAGES",
            "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature",
            "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "check_all_references",
-           "check_bool", "check_counted_with", "check_int", "check_no_output_options", "check_number",
-           "check_whole_corpus", "checked_weight_sets", "counted_orders", "counted_with", "for_token_ids",
-           "options_table", "presets_table", "resolve_settings", "signature", "smoothing_table", "stage_of"]
+           "check_bool", "check_corpus_result", "check_counted_with", "check_int",
+           "check_no_output_options", "check_number", "check_whole_corpus", "checked_weight_sets",
+           "counted_orders", "counted_with", "for_token_ids", "options_table", "presets_table",
+           "resolve_settings", "signature", "smoothing_table", "stage_of"]

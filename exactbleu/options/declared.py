@@ -188,14 +188,16 @@ for _preset in (
            {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp"}, True),
     Preset("nltk", "NLTK's `corpus_bleu` on whitespace-split tokens, unsmoothed, in NLTK's own arithmetic",
            {"tokenizer": "none", "ref_length": "closest", "smooth_method": "method0"}),
+):
+    PRESETS.register(_preset)
+# The harnesses call sacrebleu's BLEU with its defaults, each keeping some of the references.
+for _preset in (
     Preset("lm-eval", "lm-evaluation-harness 0.4's `bleu` aggregation: sacrebleu's `corpus_bleu`, every prediction "
            "keeping as many references as the one with the fewest",
-           {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp",
-            "keep_references": "fewest"}, True),
+           {**PRESETS["sacrebleu"].options, "keep_references": "fewest"}, True),
     Preset("lighteval", "LightEval 0.13's corpus `bleu`: sacrebleu's `BLEU().corpus_score` on each prediction's first "
            "reference (give its `trg_lang` as the tokenizer: `tokenizer_for_language`)",
-           {"tokenizer": "13a", "rstrip": True, "ref_length": "closest", "smooth_method": "exp",
-            "keep_references": "first"}, True),
+           {**PRESETS["sacrebleu"].options, "keep_references": "first"}, True),
 ):
     PRESETS.register(_preset)
 

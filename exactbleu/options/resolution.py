@@ -275,6 +275,15 @@ def check_whole_corpus(settings: Settings, what: str) -> None:
                          f"keep_references='all' or 'first'")
 
 
+def check_corpus_result(settings: Settings) -> None:
+    """A ValueError where a corpus result's per-sentence scores or resamples are asked for under a rule
+    that keeps references by the whole corpus (see ``check_whole_corpus``)."""
+    if settings.output.sentence_level:
+        check_whole_corpus(settings, "sentence_level=True")
+    if settings.output.n_bootstrap:
+        check_whole_corpus(settings, "n_bootstrap")
+
+
 def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> None:
     """A ValueError unless statistics counted with ``counted`` (None: made by hand) are what these
     settings count: scoring them under other settings would give a number that no corpus has."""

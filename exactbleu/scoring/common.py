@@ -29,6 +29,15 @@ class Scored(NamedTuple):
     length_ratio: float
     scale: int
 
+    def percent(self) -> float:
+        """``value`` on 0..100: sacrebleu's own score in its arithmetic, 100 times the others'."""
+        return percent(self.value, self.scale)
+
+
+def percent(value: float, scale: int) -> float:
+    """A value on an arithmetic's ``scale`` (100 or 1), on 0..100."""
+    return (100 // scale) * value  # exact: 1 * value on sacrebleu's scale
+
 
 class ScoredRows(NamedTuple):
     """Many rows' scores at once, each as ``Scored`` has it: arrays of one entry per row

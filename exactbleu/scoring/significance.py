@@ -16,6 +16,7 @@ from ..limits import PAIRED_TESTS
 from ..options import Settings
 from ..sufficient_statistics import Statistics
 from . import arithmetic, on_percent_scale, scored_sums
+from .common import percent
 
 # How many random draws one block of resamples or trials holds: about 100 MB of work arrays at
 # once, whatever the corpus and the number of samples.
@@ -165,9 +166,9 @@ class Compared(NamedTuple):
     def percents(self) -> dict[str, float | None]:
         """``{"score", "p_value", "mean", "ci"}`` on 0..100: sacrebleu's own numbers in its
         arithmetic, 100 times the others'."""
-        return {"score": _percent(self.score, self.scale), "p_value": self.p_value,
-                "mean": None if self.mean is None else _percent(self.mean, self.scale),
-                "ci": None if self.ci is None else _percent(self.ci, self.scale)}
+        return {"score": percent(self.score, self.scale), "p_value": self.p_value,
+                "mean": None if self.mean is None else percent(self.mean, self.scale),
+                "ci": None if self.ci is None else percent(self.ci, self.scale)}
 
 
 class Estimate(NamedTuple):
@@ -183,15 +184,11 @@ class Estimate(NamedTuple):
 
     def percents(self) -> tuple[float, float]:
         """(mean, ci) on 0..100: sacrebleu's own numbers in its arithmetic, 100 times the others'."""
-        return _percent(self.mean, self.scale), _percent(self.ci, self.scale)
+        return percent(self.mean, self.scale), percent(self.ci, self.scale)
 
     def standard_error_percent(self) -> float:
         """The standard error on 0..100, as ``percents`` gives the others."""
-        return _percent(self.standard_error, self.scale)
-
-
-def _percent(value: float, scale: int) -> float:
-    return (100 // scale) * value  # exact: 1 * value on sacrebleu's scale
+        return percent(self.standard_error, self.scale)
 
 
 def _divided(value: float | None, scale: int) -> float | None:
