@@ -280,7 +280,8 @@ def main(smoke):
     else:
         import tempfile
 
-        plot(scaling, scaling_sizes, pathlib.Path(tempfile.mkdtemp()) / "scaling.png")
+        with tempfile.TemporaryDirectory() as scratch:  # the plot is drawn, and nothing is left behind
+            plot(scaling, scaling_sizes, pathlib.Path(scratch) / "scaling.png")
 
 
 def compare(before, smoke):
