@@ -1,8 +1,9 @@
 """exactbleu.lm_eval against lm-evaluation-harness's own BLEU, in one run: the bootstrap standard error
 of a task's BLEU at 1,000 resamples of the samples' rows, against lm-eval's own ``bleu`` stderr at
 the 100 resamples it caps BLEU at (each running sacrebleu on the strings, in a process pool as lm-eval
-runs it); and, on the same multi-reference set, how often and by how much lm-eval's own ``bleu``
-differs from BLEU over every reference.
+runs it); and, on the same multi-reference sets, how often and by how much each harness's own BLEU
+(lm-eval's ``bleu``; LightEval's corpus ``bleu``, as the "lighteval" preset) differs from BLEU over
+every reference.
 
     python benchmarks/harnesses.py           # 2,000 WMT17 samples; 200 sets of 50 segments
     python benchmarks/harnesses.py --smoke   # tiny sizes: it runs, and the numbers agree
@@ -27,6 +28,7 @@ import sacrebleu  # noqa: E402
 from lm_eval.api.metrics import bleu as lm_evals_bleu  # noqa: E402
 from lm_eval.api.metrics import bootstrap_stderr  # noqa: E402
 
+import exactbleu  # noqa: E402
 from exactbleu.lm_eval import TaskMetric  # noqa: E402
 
 WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
@@ -60,13 +62,15 @@ def stderr_timings(samples: int, ours_resamples: int, theirs_resamples: int) -> 
             ["lm-eval's own `bleu` stderr", f"{theirs_resamples:,}", f"{theirs:.3f} s", f"{their_error:.4f}", ""]]
 
 
-def reference_departures(sets: int, segments: int) -> tuple[int, list[float]]:
-    """How many of the sets lm-eval's own bleu scores differently from BLEU over every reference,
-    and by how many BLEU points each."""
+def reference_departures(sets: int, segments: int) -> dict[str, list[float]]:
+    """By how many BLEU points each harness's own BLEU departs from BLEU over every reference, set by
+    set: lm-eval's own ``bleu``, called directly, and LightEval's corpus ``bleu`` as the "lighteval"
+    preset gives it (the tests check the preset against LightEval's own function)."""
     rng = random.Random(2026)
     reference = read_lines(WMT17 / "newstest2017.ref.de")
     outputs = {name: read_lines(WMT17 / "systems" / f"{name}.de") for name in SYSTEMS}
-    metric, differences = TaskMetric(), []
+    metric = TaskMetric()
+    differences: dict[str, list[float]] = {"lm-eval's own `bleu`": [], "LightEval's own corpus `bleu`": []}
     for _ in range(sets):
         lines = rng.sample(range(len(reference)), segments)
         predictions = [outputs[SYSTEMS[0]][line] for line in lines]
@@ -77,8 +81,10 @@ def reference_departures(sets: int, segments: int) -> tuple[int, list[float]]:
         every = sacrebleu.corpus_bleu(predictions, streams).score
         assert metric.bleu([metric.process_results({"references": group}, [prediction])["bleu"]
                             for prediction, group in zip(predictions, references)]) == every
-        differences.append(abs(lm_evals_bleu(list(zip(references, predictions))) - every))
-    return sum(difference > 0 for difference in differences), differences
+        first = 100 * exactbleu.corpus_bleu(predictions, references, "lighteval")["bleu"]
+        for name, theirs in zip(differences, (lm_evals_bleu(list(zip(references, predictions))), first)):
+            differences[name].append(abs(theirs - every))
+    return differences
 
 
 def main() -> None:
@@ -91,13 +97,15 @@ def main() -> None:
     print("| | resamples | time | standard error | |\n|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    differing, differences = reference_departures(sets, segments)
-    print(f"\nlm-eval's own `bleu` against BLEU over every reference, {sets} sets of {segments} segments with 1 to 4 "
-          f"references each:\n")
-    print("| sets where it differs | median difference | largest difference |\n|---|---|---|")
-    print(f"| {differing} of {sets} | {statistics.median(differences):.2f} BLEU | {max(differences):.2f} BLEU |")
+    departures = reference_departures(sets, segments)
+    print(f"\nEach harness's own BLEU against BLEU over every reference, {sets} sets of {segments} segments with 1 "
+          f"to 4 references each:\n")
+    print("| | sets where it differs | median difference | largest difference |\n|---|---|---|---|")
+    for name, differences in departures.items():
+        print(f"| {name} | {sum(difference > 0 for difference in differences)} of {sets} | "
+              f"{statistics.median(differences):.2f} BLEU | {max(differences):.2f} BLEU |")
+    differing = {name: sum(difference > 0 for difference in differences) for name, differences in departures.items()}
     print(json.dumps({"samples": samples, "sets": sets, "differing": differing}))
-
 
 if __name__ == "__main__":
     main()

@@ -12,9 +12,9 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale);
-- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``: the faces: sacrebleu's API, the
-  command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics' BLEU Metrics, and
-  the metric of lm-evaluation-harness tasks.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``: the faces: sacrebleu's
+  API, the command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics' BLEU
+  Metrics, and the metrics of lm-evaluation-harness and LightEval tasks.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """
@@ -43,7 +43,17 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
     from .dispatch import checked_corpus, cpu_tensor_kernels
     from .inputs import Corpus, kind_of
     from .limits import MAX_CELLS, MAX_ORDER, MAX_SAMPLES, MAX_WEIGHT_SETS, PAIRED_TESTS, packed_token_limit
-    from .options import OPTIONS, PRESETS, SMOOTHING, Preset, Settings, Signature, Smoothing, resolve_settings
+    from .options import (
+        OPTIONS,
+        PRESETS,
+        SMOOTHING,
+        Preset,
+        Settings,
+        Signature,
+        Smoothing,
+        resolve_settings,
+        resolve_settings_for_language,
+    )
     from .per_sentence import bleu_matrix, self_bleu, self_bleu_statistics, sentence_scores
     from .registry import Option
     from .scoring import Scored, ScoredRows
@@ -59,7 +69,7 @@ _PUBLIC: dict[str, str] = {
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
     **dict.fromkeys(["bleu_matrix", "self_bleu", "self_bleu_statistics", "sentence_scores"], ".per_sentence"),
     **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
-                     "resolve_settings"], ".options"),
+                     "resolve_settings", "resolve_settings_for_language"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",
                      "packed_token_limit"], ".limits"),
     **dict.fromkeys(["TOKENIZERS", "Needs", "Price", "Tokenizer", "tokenizer_for_language"], ".tokenizers"),
@@ -79,7 +89,8 @@ __all__ = ["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "OPTIONS"
            "Smoothing", "Statistics", "Sums", "Tokenizer", "__version__", "bleu_matrix", "bootstrap", "checked_corpus",
            "compare", "compat", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain", "kind_of",
            "packed_token_limit", "paired_test",
-           "resolve_settings", "score", "scored", "scored_rows", "self_bleu", "self_bleu_statistics", "sentence_bleu",
+           "resolve_settings", "resolve_settings_for_language", "score", "scored", "scored_rows", "self_bleu",
+           "self_bleu_statistics", "sentence_bleu",
            "sentence_scores", "statistics", "tokenizer_for_language"]
 
 

@@ -18,10 +18,9 @@ from . import (
     Settings,
     Statistics,
     bootstrap,
-    resolve_settings,
+    resolve_settings_for_language,
     scored,
     statistics,
-    tokenizer_for_language,
 )
 
 # The metric names a task's YAML lists, each with the aggregation of the same name.
@@ -54,16 +53,9 @@ class TaskMetric:
         if not isinstance(references, str) or not references:
             raise TypeError(f"references must name a field of the task's documents, a non-empty string; "
                             f"got {references!r}")
-        if target_language is not None:
-            if not isinstance(target_language, str):
-                raise TypeError(f"target_language must be a language code such as 'de' or 'zh', or None; "
-                                f"got {target_language!r}")
-            if "tokenizer" in options:
-                raise ValueError(f"target_language={target_language!r} chooses the tokenizer: give it or "
-                                 f"tokenizer={options['tokenizer']!r}, not both")
-            options["tokenizer"] = tokenizer_for_language(target_language)
         self.references = references
-        self.settings: Settings = resolve_settings(preset, n_bootstrap=n_bootstrap, **options)
+        self.settings: Settings = resolve_settings_for_language(target_language, preset, n_bootstrap=n_bootstrap,
+                                                                **options)
         if self.settings.output.n_bootstrap < 2:
             raise ValueError(f"n_bootstrap must be at least 2 for a standard error, got {n_bootstrap!r}")
         self.__name__ = "exactbleu"  # lm-eval names what a YAML's !function returns by its __name__
@@ -81,13 +73,7 @@ class TaskMetric:
 
     def statistics(self, items: Sequence[Mapping[str, list[Any]]]) -> Statistics:
         """The samples' rows, as one ``Statistics`` (checked as it is read back)."""
-        if not items:
-            raise ValueError("no sample to score: the task gave no document")
-        columns: dict[str, list[Any]] = {name: [] for name in items[0]}
-        for item in items:
-            for name, values in item.items():
-                columns[name].extend(values)
-        return Statistics.from_dict(columns)
+        return Statistics.from_dicts(items)
 
     def bleu(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
         """The corpus BLEU of the samples, on 0..100: the aggregation named ``bleu``."""

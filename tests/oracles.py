@@ -121,6 +121,16 @@ def random_corpus(segments, seed, references=1):
     return predictions, reference_lists
 
 
+def uneven_corpus(segments, seed):
+    """A random corpus whose predictions have one to four references each, their number varying from
+    segment to segment."""
+    import random
+
+    predictions, references = random_corpus(segments, seed, references=4)
+    rng = random.Random(seed)
+    return predictions, [group[: rng.randint(1, 4)] for group in references]
+
+
 def plain_row(prediction, references, max_order, ref_length="shortest"):
     """One segment's statistics row by the definition, from its tokens: ``[prediction length,
     reference length, matches per order..., totals per order...]``. A prediction n-gram matches
@@ -216,3 +226,17 @@ def outcome(function):
         return "error", type(error)
     except Exception as error:  # noqa: BLE001
         pytest.fail(f"{type(error).__name__}: {error}")
+
+
+def sacrebleus_standard_error(predictions, references, n_samples=1000):
+    """The standard deviation (Bessel's) of sacrebleu's own bootstrap resamples, seeded as its
+    SACREBLEU_SEED default, 12345."""
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import _bootstrap_resample
+
+    import numpy as np
+
+    metric = BLEU()
+    rows = metric._extract_corpus_statistics(predictions, streams(references))
+    _, resampled = _bootstrap_resample(rows, metric, n_samples)
+    return float(np.std([score.score for score in resampled], ddof=1))

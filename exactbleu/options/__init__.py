@@ -33,6 +33,7 @@ from .resolution import (
     counted_with,
     for_token_ids,
     resolve_settings,
+    resolve_settings_for_language,
 )
 from .signature import SHORT_NAMES, Signature, signature
 from .smoothing import SMOOTHING, Smoothing, smoothing_table
@@ -43,4 +44,4 @@ __all__ = ["DECLARED", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", 
            "check_bool", "check_corpus_result", "check_counted_with", "check_int",
            "check_no_output_options", "check_number", "check_whole_corpus", "checked_weight_sets",
            "counted_orders", "counted_with", "for_token_ids", "options_table", "presets_table",
-           "resolve_settings", "signature", "smoothing_table", "stage_of"]
+           "resolve_settings", "resolve_settings_for_language", "signature", "smoothing_table", "stage_of"]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional, cast
 
 from ..limits import MAX_ORDER, MAX_SAMPLES
-from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers
+from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers, tokenizer_for_language
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
     KEPT_REFERENCES,
@@ -70,6 +70,27 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
     if not options and not defaults and _cacheable(settings):
         _PRESET_SETTINGS[declared.name] = settings  # frozen, so callers may share it
     return settings
+
+
+def resolve_settings_for_language(target_language: str | None, preset: str = "default",
+                                  **options: object) -> Settings:
+    """``resolve_settings``, with the tokenizer that sacrebleu chooses for the target language
+    (``BLEU(trg_lang=)``: zh, ja and ko have their own), as the harnesses' faces take it.
+
+    Args:
+        target_language: a language code such as ``"de"`` or ``"zh"``; None leaves the tokenizer to
+            the preset and the options.
+        preset, **options: as ``resolve_settings`` takes them; not ``tokenizer`` with a language.
+    """
+    if target_language is not None:
+        if not isinstance(target_language, str):
+            raise TypeError(f"target_language must be a language code such as 'de' or 'zh', or None; "
+                            f"got {target_language!r}")
+        if options.get("tokenizer") is not None:
+            raise ValueError(f"target_language={target_language!r} chooses the tokenizer: give it or "
+                             f"tokenizer={options['tokenizer']!r}, not both")
+        options = {**options, "tokenizer": tokenizer_for_language(target_language)}
+    return resolve_settings(preset, None, **options)
 
 
 _PRESET_SETTINGS: dict[str, Settings] = {}  # each preset's settings without options, resolved once

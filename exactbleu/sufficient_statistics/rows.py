@@ -215,6 +215,20 @@ class Statistics:
         return cls.from_columns(checked.prediction_length, checked.reference_length, checked.matches, checked.totals,
                                 checked.references.tolist(), checked.counted_with)
 
+    @classmethod
+    def from_dicts(cls, parts: Sequence[Mapping[str, Sequence[Any]]]) -> "Statistics":
+        """Statistics from several ``as_dict`` outputs in order (a harness's per-sample values, say),
+        their columns joined and checked once."""
+        if not parts:
+            raise ValueError("no statistics to join: no sample was given")
+        columns: dict[str, list[Any]] = {name: [] for name in parts[0]}
+        for part in parts:
+            if part.keys() != columns.keys():
+                raise ValueError(f"every part must hold the same columns: {sorted(part)} against {sorted(columns)}")
+            for name, values in part.items():
+                columns[name].extend(values)
+        return cls.from_dict(columns)
+
     @staticmethod
     def vector_sums(vector: NDArray[np.int64]) -> Sums:
         """The sums that a vector holds (see ``vector``)."""

@@ -1,6 +1,7 @@
 """The harnesses' own numbers, by name: the "lm-eval" preset is lm-evaluation-harness 0.4.13's `bleu`
 aggregation, called directly; the "lighteval" preset is LightEval 0.13.0's corpus `bleu`, restated
-(LightEval cannot share this environment: see docs/harnesses.md). Both on random corpora whose
+here (LightEval cannot share this environment: tests/harnesses/test_lighteval.py calls its own in
+LightEval's environment, on 200 corpora). Both on random corpora whose
 predictions have one to four references each, and the rule that keeps the references
 (``keep_references``) through every function that takes it, or a clear error."""
 

@@ -5,15 +5,12 @@ standard error the spread of sacrebleu's own bootstrap resamples."""
 
 import json
 import math
-import random
 
-import numpy as np
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
-from sacrebleu.significance import _bootstrap_resample
 
-from oracles import hf_bleu, random_corpus, streams
+from oracles import hf_bleu, sacrebleus_standard_error, streams, uneven_corpus
 from pages import recipe
 
 lm_eval = pytest.importorskip("lm_eval")
@@ -23,13 +20,6 @@ from lm_eval.api.model import LM  # noqa: E402
 from exactbleu.lm_eval import TaskMetric  # noqa: E402
 
 TASK = "exactbleu_translation"  # the recipe's task name
-
-
-def uneven_corpus(segments, seed):
-    """Predictions with one to four references each, their number varying from segment to segment."""
-    predictions, references = random_corpus(segments, seed, references=4)
-    rng = random.Random(seed)
-    return predictions, [group[: rng.randint(1, 4)] for group in references]
 
 
 class FixedGenerations(LM):
@@ -73,15 +63,6 @@ def run_task(folder, predictions, references, **arguments):
                               for number, prediction in enumerate(predictions)})
     return simple_evaluate(model=model, tasks=[TASK], task_manager=TaskManager(include_path=str(folder),
                                                                                include_defaults=False), **arguments)
-
-
-def sacrebleus_standard_error(predictions, references, n_samples=1000):
-    """The standard deviation (Bessel's) of sacrebleu's own bootstrap resamples, seeded as its
-    SACREBLEU_SEED default, 12345."""
-    metric = BLEU()
-    rows = metric._extract_corpus_statistics(predictions, streams(references))
-    _, resampled = _bootstrap_resample(rows, metric, n_samples)
-    return float(np.std([score.score for score in resampled], ddof=1))
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ only names that exist."""
 import ast
 import collections
 import importlib
+import importlib.util
 import re
 
 
@@ -262,7 +263,10 @@ def test_every_dotted_name_a_docstring_cites_exists():
     for path in MODULES:
         if path == PACKAGE / "__main__.py":
             continue
-        module = importlib.import_module(name_of(path))
+        if path == PACKAGE / "lighteval.py" and importlib.util.find_spec("lighteval") is None:
+            module = exactbleu  # LightEval lives in an environment of its own: its names are read from the package's
+        else:
+            module = importlib.import_module(name_of(path))
         for docstring in docstrings(path):
             for dotted in CITED.findall(docstring):
                 if not resolves(dotted, module) and not FILES.search(dotted):

@@ -37,6 +37,17 @@ def test_any_split_adds_up_to_the_whole(corpus, cuts, preset):
                            signature=True) == expected
     if preset == "default":
         assert exactbleu.score(whole) == hf_bleu(predictions, references)
+    # As a harness keeps them: each segment's row as a dict of columns, joined back in order.
+    rows = [exactbleu.statistics([prediction], [group], preset).as_dict() for prediction, group in zip(*corpus)]
+    assert exactbleu.Statistics.from_dicts(rows) == whole
+
+
+def test_joined_dicts_must_hold_the_same_columns_and_some():
+    row = exactbleu.statistics(["a b"], [["a b"]]).as_dict()
+    with pytest.raises(ValueError, match="no sample"):
+        exactbleu.Statistics.from_dicts([])
+    with pytest.raises(ValueError, match="same columns"):
+        exactbleu.Statistics.from_dicts([row, {name: row[name] for name in list(row)[:-1]}])
 
 
 @pytest.mark.parametrize("preset", ["default", "sacrebleu", "nltk"])

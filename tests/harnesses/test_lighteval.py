@@ -1,0 +1,137 @@
+"""exactbleu.lighteval inside LightEval 0.13: the recipe of docs/harnesses.md, as a user copies it
+beside a data.jsonl, run offline by LightEval's own `lighteval custom` command with a model file of
+the test's that returns fixed generations. Its `bleu` is sacrebleu's corpus_bleu over every reference,
+its `bleu_stderr` the spread of sacrebleu's own bootstrap resamples, and its `sentence_bleu` the mean
+of sacrebleu's sentence_bleu. The "lighteval" preset equals LightEval's own corpus `bleu`, called
+directly, on random corpora with uneven reference counts.
+
+LightEval cannot share this environment: it needs huggingface_hub below 1, and the transformers and
+datasets here need 1 or later. The README's set-up builds .venv-lighteval for it, and LightEval runs
+there, once for all these tests, in a process of its own (in_lighteval.py)."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+import sacrebleu
+from sacrebleu.metrics import BLEU
+
+import exactbleu
+from conftest import ROOT
+from oracles import sacrebleus_standard_error, streams, uneven_corpus
+from pages import PAGES, recipe
+
+pytestmark = pytest.mark.slow  # LightEval's start, in a process of its own
+
+LIGHTEVAL = ROOT / ".venv-lighteval" / "bin" / "python"
+TASK = "exactbleu_translation|0"  # the recipe's task, with no few-shot examples
+SAMPLES = 300
+# The "lighteval" preset against LightEval's own function: corpora of 1 to 12 segments, each with one
+# to four references, in sacrebleu's default tokenizer and in the one it chooses for Chinese.
+PRESET_CORPORA = 200
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """LightEval's report on the recipe's run, its own BLEU on the preset corpora and the face's
+    errors, with what was given to it."""
+    if not LIGHTEVAL.exists():
+        message = f"LightEval's environment {LIGHTEVAL.parent.parent} is missing: the README's set-up builds it"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    scratch = tmp_path_factory.mktemp("lighteval")
+    folder = scratch / "task"  # the user's folder: the recipe's file beside a data.jsonl, and nothing else
+    folder.mkdir()
+    (folder / "exactbleu_translation.py").write_text(recipe("lighteval/exactbleu_translation.py"), encoding="utf-8")
+    predictions, references = uneven_corpus(SAMPLES, seed=58)
+    with open(folder / "data.jsonl", "w", encoding="utf-8") as file:
+        for number, group in enumerate(references):
+            file.write(json.dumps({"source": f"Translate sentence {number}.", "references": group}) + "\n")
+    (scratch / "generations.json").write_text(json.dumps(
+        {f"Translate sentence {number}.": prediction for number, prediction in enumerate(predictions)}),
+        encoding="utf-8")
+    corpora = [("zh" if seed % 2 else "", uneven_corpus(1 + seed % 12, seed=1000 + seed))
+               for seed in range(PRESET_CORPORA)]
+    job = {"scratch": str(scratch), "folder": str(folder), "generations": str(scratch / "generations.json"),
+           "corpora": corpora}
+    (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    cache = scratch / "cache"
+    environment = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HOME": str(cache / "hf"),
+                   "HF_DATASETS_CACHE": str(cache / "datasets"), "NLTK_DATA": str(cache / "nltk"),
+                   "TMPDIR": str(scratch), "SACREBLEU": str(cache / "sacrebleu"), "LIGHTEVAL_DISABLE_TQDM": "1"}
+    environment.pop("SACREBLEU_SEED", None)
+    completed = subprocess.run([str(LIGHTEVAL), str(ROOT / "tests" / "harnesses" / "in_lighteval.py"),
+                                str(scratch / "job.json"), str(scratch / "report.json")],
+                               capture_output=True, text=True, timeout=400, env=environment, cwd=scratch)
+    assert completed.returncode == 0, completed.stderr[-6000:]
+    report = json.loads((scratch / "report.json").read_text(encoding="utf-8"))
+    return {**report, "predictions": predictions, "references": references, "corpora": corpora}
+
+
+def test_the_recipe_reports_sacrebleus_bleu_over_every_reference_and_its_standard_error(run):
+    predictions, references = run["predictions"], run["references"]
+    result = run["results"][TASK]
+    expected = BLEU(trg_lang="de").corpus_score(predictions, streams(references)).score
+    assert result["bleu"] == expected
+    # LightEval's own corpus bleu keeps each sample's first reference.
+    assert sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score != expected
+    # The resamples draw from the samples in the order LightEval scores them: the order it asked the model in.
+    order = [int(prompt.removeprefix("Translate sentence ").removesuffix(".")) for prompt in run["asked"]]
+    assert sorted(order) == list(range(SAMPLES))
+    assert math.isclose(result["bleu_stderr"], sacrebleus_standard_error([predictions[i] for i in order],
+                                                                         [references[i] for i in order]),
+                        rel_tol=1e-9)
+
+
+def test_the_recipes_sentence_bleu_is_sacrebleus_averaged(run):
+    predictions, references = run["predictions"], run["references"]
+    scores = [sacrebleu.sentence_bleu(prediction, group).score for prediction, group in zip(predictions, references)]
+    result = run["results"][TASK]
+    assert math.isclose(result["sentence_bleu"], sum(scores) / len(scores), rel_tol=1e-12)
+    # LightEval's error of a mean: the standard deviation of the scores over the root of their number.
+    mean = sum(scores) / len(scores)
+    spread = math.sqrt(sum((score - mean) ** 2 for score in scores) / (len(scores) - 1))
+    assert math.isclose(result["sentence_bleu_stderr"], spread / math.sqrt(len(scores)), rel_tol=1e-9)
+
+
+def test_nothing_but_lightevals_own_start_asked_for_the_network(run):
+    """The sockets were refused throughout; the one URL asked for is LightEval's, at its start."""
+    assert all("tinyBenchmarks" in url for url in run["requested"]), run["requested"]
+
+
+def test_the_lighteval_preset_is_lightevals_own_corpus_bleu_called_directly(run):
+    assert len(run["lightevals_own_bleu"]) == len(run["corpora"]) == PRESET_CORPORA
+    assert all(theirs > 0 for theirs in run["lightevals_own_bleu"])  # every corpus has matches to keep or lose
+    for (language, (predictions, references)), theirs in zip(run["corpora"], run["lightevals_own_bleu"]):
+        tokenizer = exactbleu.tokenizer_for_language(language)
+        counted = exactbleu.statistics(predictions, references, "lighteval", tokenizer=tokenizer)
+        assert exactbleu.scored(counted, "lighteval", tokenizer=tokenizer).value == theirs
+        ours = exactbleu.corpus_bleu(predictions, references, "lighteval", tokenizer=tokenizer)["bleu"]
+        assert math.isclose(ours, theirs / 100, rel_tol=1e-15, abs_tol=0)
+
+
+def test_the_faces_errors_name_the_argument_and_the_choices(run):
+    said = run["errors"]
+    assert set(said) == {"preset", "both", "resamples", "name", "option"}
+    assert "'light'" in said["preset"] and "sacrebleu" in said["preset"]
+    assert "target_language='zh' chooses the tokenizer" in said["both"]
+    assert said["resamples"].startswith("ValueError: n_bootstrap must be at least 2")
+    assert said["name"].startswith("TypeError: name must be")
+    assert "smooth_method" in said["option"] and "sideways" in said["option"]
+
+
+def test_the_recipes_run_command_is_the_one_tested():
+    page = next(page for page in PAGES if "<!-- recipe: lighteval/exactbleu_translation.py -->" in page)
+    assert '"exactbleu_translation|0" --custom-tasks exactbleu_translation.py --output-dir .results' in page
+
+
+def test_without_lighteval_the_face_names_its_extra():
+    code = "import exactbleu.lighteval"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if completed.returncode == 0:
+        pytest.skip("LightEval is installed in this environment")
+    assert 'pip install "exactbleu[lighteval]"' in completed.stderr
