@@ -1,4 +1,4 @@
-"""sacrebleu's SentencePiece tokenizers, ``flores101`` and ``flores200`` (spBLEU).
+"""sacrebleu's SentencePiece tokenizers, ``flores101``, ``flores200`` and ``spBLEU-1K`` (spBLEU).
 
 Each reads its model from sacrebleu's folder, ``$SACREBLEU/models`` (else ``~/.sacrebleu/models``),
 unless its ``spm_model`` setting names another file. sacrebleu downloads a missing model; this
@@ -25,6 +25,7 @@ class Model(NamedTuple):
 SPM_MODELS = {
     "flores101": Model("sacrebleu_tokenizer_spm.model", "flores101"),
     "flores200": Model("flores200sacrebleuspm", "flores200"),
+    "spBLEU-1K": Model("spbleu-1k_tokenizer_spm.model", "spBLEU-1K"),
     "spm": Model("sacrebleu_tokenizer_spm.model", "flores101"),  # sacrebleu's old name for flores101
 }
 _SPM_PROCESSORS: dict[str, "sentencepiece.SentencePieceProcessor"] = {}
@@ -37,7 +38,7 @@ def spm_model_path(tokenizer: str) -> str:
 
 
 def tokenize_spm(line: str, model: str) -> list[str]:
-    """sacrebleu's flores101/flores200: the SentencePiece pieces of the line, by the model file."""
+    """sacrebleu's SentencePiece tokenizers: the pieces of the line, by the model file."""
     pieces: list[str] = _processor(model).encode(line, out_type=str)
     return pieces
 
@@ -108,5 +109,6 @@ def _declared(name: str, describe: str) -> Tokenizer:
 TOKENIZERS = (
     _declared("flores101", "sacrebleu's spBLEU: SentencePiece pieces of the FLORES-101 model"),
     _declared("flores200", "sacrebleu's spBLEU: SentencePiece pieces of the FLORES-200 model"),
+    _declared("spBLEU-1K", "sacrebleu 2.6's spBLEU-1K: SentencePiece pieces of the model of 1,000 languages"),
     _declared("spm", "sacrebleu's old name for `flores101`"),
 )

@@ -74,7 +74,7 @@ def test_api_compare_is_the_metrics_paired_test(space_client):
         space_client.predict(PREDICTIONS, "one line", REFERENCES, api_name="/compare")
 
 
-@pytest.mark.parametrize("tokenizer", ["spm", "flores101", "flores200", "nonsense"])
+@pytest.mark.parametrize("tokenizer", ["spm", "flores101", "flores200", "spBLEU-1K", "nonsense"])
 def test_the_api_takes_only_the_pages_tokenizers_and_says_so_without_paths(space_client, tokenizer):
     """The API takes only the tokenizers the dropdown shows (not flores101 or spm, whose model files
     live on the server): the message names the argument, the value and the page's choices, and

@@ -1,7 +1,9 @@
-"""spBLEU: tokenizer="flores101", "flores200" and "spm" give sacrebleu's pieces and scores with the
+"""spBLEU: tokenizer="flores101", "flores200", "spBLEU-1K" and "spm" give sacrebleu's pieces and scores with the
 same model file, found where sacrebleu keeps it or given by spm_model=, and nothing is downloaded.
 The model is a small one that this test trains with sentencepiece."""
 
+import contextlib
+import io
 import math
 import socket
 
@@ -16,7 +18,7 @@ from exactbleu import options, tokenizers
 
 @pytest.fixture(scope="module")
 def sacrebleu_folder(tmp_path_factory):
-    """A $SACREBLEU folder whose models/ holds a small model under both of sacrebleu's file names."""
+    """A $SACREBLEU folder whose models/ holds a small model under each of sacrebleu's file names."""
     import sentencepiece
 
     folder = tmp_path_factory.mktemp("sacrebleu")
@@ -26,7 +28,7 @@ def sacrebleu_folder(tmp_path_factory):
     sentencepiece.SentencePieceTrainer.train(input=str(text), model_prefix=str(folder / "small"), vocab_size=1000,
                                              hard_vocab_limit=False, character_coverage=0.9995,
                                              minloglevel=2)
-    for name in ("sacrebleu_tokenizer_spm.model", "flores200sacrebleuspm"):
+    for name in ("sacrebleu_tokenizer_spm.model", "flores200sacrebleuspm", "spbleu-1k_tokenizer_spm.model"):
         (folder / "models" / name).write_bytes((folder / "small.model").read_bytes())
     return folder
 
@@ -40,7 +42,7 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket, "create_connection", refuse)
 
 
-@pytest.mark.parametrize("tokenizer", ["flores101", "flores200", "spm"])
+@pytest.mark.parametrize("tokenizer", ["flores101", "flores200", "spBLEU-1K", "spm"])
 def test_pieces_scores_and_signature_are_sacrebleus(sacrebleu_preset, sacrebleu_folder, monkeypatch, no_network,
                                                      wmt17, tokenizer):
     monkeypatch.setenv("SACREBLEU", str(sacrebleu_folder))
@@ -85,3 +87,32 @@ def test_a_missing_model_says_where_to_put_it_and_downloads_nothing(bleu, monkey
         bleu.compute(predictions=["a"], references=["a"], tokenizer="flores101", spm_model=str(tmp_path / "nope"))
     with pytest.raises(ValueError, match="spm_model applies only"):
         bleu.compute(predictions=["a"], references=["a"], spm_model=str(tmp_path / "nope"))
+
+
+def test_spbleu_1k_is_sacrebleus_through_every_face(sacrebleu_folder, monkeypatch, no_network, wmt17, tmp_path):
+    """sacrebleu 2.6's spBLEU-1K, which exactbleu.compat names: the library, compat, the command line
+    and the torchmetrics face all take it from the model in sacrebleu's folder, and agree with sacrebleu."""
+    import exactbleu
+    from exactbleu import cli, compat
+    from exactbleu.torchmetrics import SacreBLEUScore
+
+    monkeypatch.setenv("SACREBLEU", str(sacrebleu_folder))
+    monkeypatch.setattr(sacrebleu_spm, "SACREBLEU_DIR", str(sacrebleu_folder))
+    hypotheses, references = wmt17["systems"]["online-A.0"][:200], wmt17["reference"][:200]
+    theirs = BLEU(tokenize="spBLEU-1K")
+    expected = theirs.corpus_score(hypotheses, [references])
+    assert "|tok:spBLEU-1K|" in theirs.get_signature().format()
+    result = exactbleu.corpus_bleu(hypotheses, references, "sacrebleu", tokenizer="spBLEU-1K", signature=True)
+    assert math.isclose(result["bleu"], expected.score / 100, rel_tol=1e-12)
+    assert "|tok:spBLEU-1K|" in result["signature"]
+    assert compat.corpus_bleu(hypotheses, [references], tokenize="spBLEU-1K").score == expected.score
+    files = {"hyp": tmp_path / "hyp.txt", "ref": tmp_path / "ref.txt"}
+    for name, lines in (("hyp", hypotheses), ("ref", references)):
+        files[name].write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert cli.main([str(files["ref"]), "-i", str(files["hyp"]), "-tok", "spBLEU-1K", "-b"]) == 0
+    assert printed.getvalue().strip() == f"{expected.score:.1f}"
+    metric = SacreBLEUScore(tokenize="spBLEU-1K")
+    metric.update(hypotheses, [[reference] for reference in references])
+    assert math.isclose(float(metric.compute()), expected.score / 100, rel_tol=1e-9)
