@@ -12,6 +12,7 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale);
+- ``conventions``: every convention's score at once, and those that reproduce a reported score;
 - ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``: the faces: sacrebleu's
   API, the command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics' BLEU
   Metrics, and the metrics of lm-evaluation-harness and LightEval tasks.
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         sentence_bleu,
         statistics,
     )
+    from .conventions import Convention, Identified, conventions, identify
     from .counting import ReferenceCache, SelfBleuStatistics
     from .dispatch import checked_corpus, cpu_tensor_kernels
     from .inputs import Corpus, kind_of
@@ -68,6 +70,7 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
     **dict.fromkeys(["bleu_matrix", "self_bleu", "self_bleu_statistics", "sentence_scores"], ".per_sentence"),
+    **dict.fromkeys(["Convention", "Identified", "conventions", "identify"], ".conventions"),
     **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
                      "resolve_settings", "resolve_settings_for_language"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",
@@ -84,10 +87,12 @@ _PUBLIC: dict[str, str] = {
 }
 
 __all__ = ["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "OPTIONS", "PAIRED_TESTS", "PRESETS",
-           "SMOOTHING", "TOKENIZERS", "Compared", "Corpus", "Estimate", "Explanations", "Needs", "Option", "Preset",
+           "SMOOTHING", "TOKENIZERS", "Compared", "Convention", "Corpus", "Estimate", "Explanations", "Identified",
+           "Needs", "Option", "Preset",
            "Price", "ReferenceCache", "Scored", "ScoredRows", "SelfBleuStatistics", "Settings", "Signature",
            "Smoothing", "Statistics", "Sums", "Tokenizer", "__version__", "bleu_matrix", "bootstrap", "checked_corpus",
-           "compare", "compat", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain", "kind_of",
+           "compare", "compat", "conventions", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain",
+           "identify", "kind_of",
            "packed_token_limit", "paired_test",
            "resolve_settings", "resolve_settings_for_language", "score", "scored", "scored_rows", "self_bleu",
            "self_bleu_statistics", "sentence_bleu",

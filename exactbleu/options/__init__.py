@@ -36,9 +36,10 @@ from .resolution import (
     resolve_settings_for_language,
 )
 from .signature import SHORT_NAMES, Signature, signature
-from .smoothing import SMOOTHING, Smoothing, smoothing_table
+from .smoothing import HF, NLTK, SACREBLEU, SMOOTHING, Smoothing, smoothing_table
 
-__all__ = ["DECLARED", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SHORT_NAMES", "SMOOTHING", "STAGES",
+__all__ = ["DECLARED", "HF", "NLTK", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SACREBLEU",
+           "SHORT_NAMES", "SMOOTHING", "STAGES",
            "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature",
            "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "check_all_references",
            "check_bool", "check_corpus_result", "check_counted_with", "check_int",

@@ -1,0 +1,281 @@
+"""Which BLEU is this? Every convention's score on the same data at once, and the conventions that
+reproduce a reported score.
+
+The same outputs and references give numbers points apart by convention: the tokenizer and
+lowercasing; the smoothing, and with it the arithmetic (HF's, sacrebleu's or NLTK's); which reference
+length counts; which references are kept; corpus BLEU or the mean of sentence BLEUs; a 0-1 or a 0-100
+scale. Each tokenization is counted once, through the most orders any smoothing reads; every other
+dimension is arithmetic on those counts: fewer orders, the other reference length and the other
+right-strip (where no text ends in a space, so that it changes no token) are the same counts, with
+the settings that name them.
+"""
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .api import scored, scored_rows
+from .counting.corpus import count
+from .counting.engine import reference_lengths
+from .counting.ngrams import tokens_of_text
+from .inputs import Corpus, checked_host_corpus, with_references_kept
+from .inputs.ids import TokenIds
+from .options import (
+    HF,
+    NLTK,
+    OPTIONS,
+    PRESETS,
+    REF_LENGTHS,
+    SACREBLEU,
+    SMOOTHING,
+    Settings,
+    counted_orders,
+    counted_with,
+    resolve_settings,
+    signature,
+)
+from .sufficient_statistics import CountedWith, Statistics
+from .tokenizers import TOKENIZERS, tokenizer_for_language
+
+AGGREGATES = ("corpus", "sentence mean")
+# The arithmetics, each with the preset that states it and its scale, and their smoothing choices:
+# HF's smooth flag, sacrebleu's and NLTK's methods as the smoothing registry declares them.
+ARITHMETICS = {HF: ("default", 1), SACREBLEU: ("sacrebleu", 100), NLTK: ("nltk", 1)}
+
+
+class Convention(NamedTuple):
+    """One way of computing BLEU, and its score on the data: ``score`` on ``scale`` (1 or 100), as
+    ``corpus_bleu(predictions, references, preset, **options)`` gives it, or with ``aggregate`` "sentence
+    mean" the mean of ``sentence_scores(...)``; ``signature`` names its settings; ``departures``
+    counts how far it is from its preset's own number (each option given, a mean of sentences,
+    another scale), which ranks the common conventions first."""
+
+    score: float
+    preset: str
+    options: dict[str, object]
+    aggregate: str
+    scale: int
+    signature: str
+    departures: int
+
+
+class Identified(NamedTuple):
+    """What reproduces a reported score: ``matches``, the conventions whose score, written with
+    ``decimals`` decimals as ``reported`` is, is ``reported``, the common ones first; and
+    ``nearest``, the closest conventions with how far each is off (on its own scale)."""
+
+    reported: str
+    decimals: int
+    matches: list[Convention]
+    nearest: list[tuple[Convention, float]]
+
+
+def conventions(predictions: Sequence[str], references: Sequence[Any], *, language: str | None = None,
+                tokenizers: Sequence[str] | None = None) -> list[Convention]:
+    """Every convention's score on this data, the common conventions first.
+
+    Args:
+        predictions, references: text, as ``corpus_bleu`` takes it.
+        language: the target language: it adds the tokenizer sacrebleu chooses for it (zh,
+            ja-mecab, ko-mecab).
+        tokenizers: the tokenizers to try instead of those that apply (``"13a"``, ``"intl"``,
+            ``"char"``, ``"none"``, the language's, and each SentencePiece one whose model is here);
+            ``"moses"`` is one that may be named.
+
+    Returns:
+        one ``Convention`` per way of computing BLEU: a list to sort and filter.
+    """
+    corpus = checked_host_corpus(predictions, references)
+    if corpus.kind != "text":
+        raise TypeError("conventions compares tokenizers, so it takes text; token ids are tokenized already")
+    chosen = _tokenizers(language, tokenizers)
+    groups = [len(group) for group in corpus.references]
+    keeps = ["all"] + (["first"] if max(groups) > 1 else []) + (["fewest"] if len(set(groups)) > 1 else [])
+    texts = [*corpus.predictions, *(reference for group in corpus.references for reference in group)]
+    strip_changes = any(text != text.rstrip() for text in texts)
+    counter = _Counter(corpus, texts, strip_changes)
+    rows = []
+    for arithmetic, (preset, scale) in ARITHMETICS.items():
+        for smoothing in _smoothings(arithmetic):
+            for tokenizer in chosen:
+                for lowercase in (False, True):
+                    for ref_length in REF_LENGTHS:
+                        for keep in keeps:
+                            options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
+                                       "keep_references": keep, **smoothing}
+                            rows += _scored(counter, preset, scale, options, groups)
+    return sorted(rows, key=lambda row: row.departures)
+
+
+def identify(predictions: Sequence[str], references: Sequence[Any], reported: float | str, *,
+             language: str | None = None, tokenizers: Sequence[str] | None = None, nearest: int = 5) -> Identified:
+    """The conventions that reproduce a reported score on this data.
+
+    Args:
+        reported: the score as written: a string tells its own rounding ("27.3", "0.273",
+            "27.30"); a number is read as its shortest decimal form (27.3 as "27.3").
+        nearest: how many of the closest conventions to give besides (all the more where none matches).
+        predictions, references, language, tokenizers: as ``conventions`` takes them.
+
+    Returns:
+        ``Identified``: the conventions whose score, rounded to the reported decimals, is the reported
+        number (the common ones first), and the nearest, with how far each is off.
+    """
+    written, decimals = _written(reported)
+    if not isinstance(nearest, int) or isinstance(nearest, bool) or nearest < 0:
+        raise ValueError(f"nearest must be a number of conventions, 0 or more, got {nearest!r:.80}")
+    table = conventions(predictions, references, language=language, tokenizers=tokenizers)
+    matches = [row for row in table if f"{row.score:.{decimals}f}" == written]
+    value = float(written)
+    distance = sorted(table, key=lambda row: (abs(row.score - value), row.departures))
+    return Identified(written, decimals, matches, [(row, row.score - value) for row in distance[:nearest]])
+
+
+def _written(reported: float | str) -> tuple[str, int]:
+    """The reported score as written, and its number of decimals."""
+    if isinstance(reported, bool) or not isinstance(reported, (int, float, str)):
+        raise TypeError(f"reported must be a score, as a number or as written (such as '27.3'), got {reported!r:.80}")
+    text = reported.strip() if isinstance(reported, str) else repr(float(reported))
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"reported must be a score such as '27.3' or '0.273', got {reported!r:.80}") from None
+    if not number.is_finite() or number < 0 or "e" in text.lower():
+        raise ValueError(f"reported must be a score of 0 or more written as decimals, such as '27.3', got "
+                         f"{reported!r:.80}")
+    decimals = max(0, -int(number.as_tuple().exponent))
+    return f"{number:.{decimals}f}", decimals
+
+
+def _tokenizers(language: str | None, tokenizers: Sequence[str] | None) -> list[str]:
+    if language is not None and not isinstance(language, str):
+        raise TypeError(f"language must be a language code such as 'de' or 'zh', or None; got {language!r:.80}")
+    if tokenizers is not None:
+        if isinstance(tokenizers, str) or not tokenizers:
+            raise TypeError(f"tokenizers must be a list of tokenizer names, got {tokenizers!r:.80}")
+        chosen = [TOKENIZERS.choice(name).name for name in tokenizers]
+        unavailable = {name: TOKENIZERS[name].missing() for name in chosen if TOKENIZERS[name].missing()}
+        if unavailable:
+            raise ValueError(f"tokenizers {sorted(unavailable)} cannot run here: {unavailable}")
+        return list(dict.fromkeys(chosen))
+    # Those every text takes (sacrebleu's own, and NLTK's whitespace split: no package, no language);
+    # the language's own; and those that read a model file (SentencePiece's), where it is here.
+    chosen = [name for name, tokenizer in TOKENIZERS.items() if tokenizer.needs is None and not tokenizer.languages]
+    if language:
+        chosen.append(tokenizer_for_language(language))
+    chosen += [name for name, tokenizer in TOKENIZERS.items() if tokenizer.available and not tokenizer.missing()]
+    # One name per tokenization: an old name counts as the one it stands for.
+    names: dict[str, str] = {}
+    for name in chosen:
+        names.setdefault(counted_with(resolve_settings("sacrebleu", tokenizer=name)).tokenizer, name)
+    return list(names.values())
+
+
+def _smoothings(arithmetic: str) -> list[dict[str, object]]:
+    """The smoothing options of an arithmetic: HF's flag; the methods the registry declares for the others."""
+    if arithmetic == HF:
+        return [{"smooth": False}, {"smooth": True}]
+    return [{"smooth_method": method.name} for method in SMOOTHING.values() if method.arithmetic == arithmetic]
+
+
+class _Counter:
+    """Each tokenization counted once, through the most orders; statistics under any settings read
+    from those counts."""
+
+    def __init__(self, corpus: Corpus, texts: list[str], strip_changes: bool):
+        self.corpus, self.texts, self.strip_changes = corpus, texts, strip_changes
+        self.counts = [len(group) for group in corpus.references]
+        self.tokens: dict[Any, Corpus] = {}
+        self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
+        self.statistics: dict[CountedWith, Statistics] = {}
+        self.orders = max(counted_orders(resolve_settings("nltk", smooth_method=method.name))
+                          for method in SMOOTHING.values())
+
+    def __call__(self, settings: Settings) -> Statistics:
+        named = counted_with(settings)
+        found = self.statistics.get(named)
+        if found is None:
+            found = self.statistics[named] = self._relabelled(settings, named)
+        return found
+
+    def _relabelled(self, settings: Settings, named: CountedWith) -> Statistics:
+        tokenize = settings.tokenize if self.strip_changes else dataclasses.replace(settings.tokenize, rstrip=True)
+        key = (tokenize, settings.statistics.keep_references)
+        if key not in self.counted:
+            whole = self._token_ids(tokenize)
+            kept = with_references_kept(whole, settings.statistics.keep_references)
+            most = dataclasses.replace(settings, statistics=dataclasses.replace(
+                settings.statistics, max_order=self.orders, ref_length="closest"))
+            self.counted[key] = count(kept.predictions, kept.references, most, counted_with(most)), kept.references
+        counts, references = self.counted[key]
+        orders = named.orders
+        length = counts.array[:, 0]
+        if named.ref_length == "closest":
+            reference = counts.array[:, 1]
+        else:
+            groups = references.groups
+            assert groups is not None  # references, grouped by prediction
+            first = np.concatenate(([0], np.cumsum(groups)[:-1]))
+            reference = reference_lengths(references.lengths, first, np.repeat(np.arange(len(groups)), groups),
+                                          length, named.ref_length)
+        return Statistics.from_columns(length, reference, counts.matches[:, :orders], counts.totals[:, :orders],
+                                       counts.references, named)
+
+    def _token_ids(self, tokenize: Any) -> Corpus:
+        """The corpus as token ids under these tokenizing settings, tokenized once."""
+        if tokenize not in self.tokens:
+            tokens = tokens_of_text(self.texts, tokenize)
+            size = len(self.corpus.predictions)
+            split = int(tokens.lengths[:size].sum())
+            self.tokens[tokenize] = Corpus(TokenIds(tokens.ids[:split], tokens.lengths[:size]),
+                                           TokenIds(tokens.ids[split:], tokens.lengths[size:],
+                                                    np.asarray(self.counts, dtype=np.int64)), "ids")
+        return self.tokens[tokenize]
+
+
+def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, object],
+            groups: list[int]) -> list[Convention]:
+    """A convention's rows: its corpus score and (where each sentence can be scored alone) its
+    mean of sentence scores, each on both scales."""
+    settings = resolve_settings(preset, None, **options)
+    given = _given(preset, options)
+    statistics = counter(settings)
+    kept = list(statistics.references or groups)
+    nrefs: int | str = kept[0] if len(set(kept)) == 1 else "var"
+    corpus = scored(statistics, settings)
+    rows = [(AGGREGATES[0], corpus.bleu, corpus.percent(), settings)]
+    if settings.statistics.keep_references != "fewest":  # which references count depends on the whole corpus
+        sentences = scored_rows(statistics, settings)
+        values = sentences.value * (100 // sentences.scale)
+        rows.append((AGGREGATES[1], float(np.mean(sentences.bleu)), float(np.mean(values)), settings.per_sentence()))
+    named, over = _named(preset, given)
+    made = []
+    for aggregate, bleu, percent, used in rows:
+        for on, score in ((1, bleu), (100, percent)):
+            departures = len(over) + (aggregate != AGGREGATES[0]) + (on != scale)
+            made.append(Convention(score, named, over, aggregate, on, signature(used, nrefs), departures))
+    return [row for row in made if math.isfinite(row.score)]
+
+
+def _given(preset: str, options: dict[str, object]) -> dict[str, object]:
+    """The options that depart from the preset's (and from the defaults, where it sets none)."""
+    declared = PRESETS[preset].options
+    return {name: value for name, value in options.items()
+            if value != declared.get(name, OPTIONS[name].default)}
+
+
+def _named(preset: str, given: dict[str, object]) -> tuple[str, dict[str, object]]:
+    """The preset that states a convention with the fewest options over it: a harness's preset
+    where its reference rule is the one given."""
+    best = preset, given
+    for other in PRESETS.values():
+        extra = {name: value for name, value in other.options.items() if PRESETS[preset].options.get(name) != value}
+        if other.name != preset and extra and all(given.get(name) == value for name, value in extra.items()):
+            rest = {name: value for name, value in given.items() if name not in extra}
+            if len(rest) < len(best[1]):
+                best = other.name, rest
+    return best

@@ -1,0 +1,212 @@
+"""Which BLEU is this? ``conventions`` scores every convention at once, each row exactly what the
+public functions give for its preset and options (so every derived count is exact: another reference
+length, fewer orders, another right-strip); ``identify`` finds the convention that gave a score
+the peers computed (sacrebleu, NLTK, HF's ``bleu``, restated), and every convention it returns
+gives that number when the peers compute it again."""
+
+import random
+import statistics as stats
+
+import nltk.translate.bleu_score as nltk_bleu
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU
+
+import exactbleu
+from exactbleu.conventions import conventions, identify
+from oracles import hf_bleu, nltk_quietly, streams
+
+SMOOTHINGS = {"sacrebleu": ["none", "floor", "add-k", "exp"], "nltk": [f"method{n}" for n in range(8)],
+              "default": [False, True]}
+TOKENIZERS = ["13a", "intl", "char", "none"]
+# NLTK's corpus_bleu hands these methods its last sentence (docs/conventions.md, "NLTK's quirks"): the
+# "nltk" preset departs from its corpus score there, by design, so no peer gives those corpus rows.
+NLTK_LAST_SENTENCE = {"method5", "method6", "method7"}
+# sacrebleu's and NLTK's own reference length is the closest; HF's (tensorflow/nmt's) the shortest.
+NATIVE_REF_LENGTH = {"sacrebleu": "closest", "nltk": "closest", "default": "shortest"}
+
+
+def expected_score(predictions, references, row):
+    """What the public functions give for a row's preset and options, on its scale."""
+    if row.aggregate == "corpus":
+        counted = exactbleu.statistics(predictions, references, row.preset, **row.options)
+        result = exactbleu.scored(counted, row.preset, **row.options)
+        return result.bleu if row.scale == 1 else result.percent()
+    rows = exactbleu.scored_rows(exactbleu.statistics(predictions, references, row.preset, **row.options),
+                                 row.preset, **row.options)
+    return float(np.mean(rows.bleu if row.scale == 1 else rows.value * (100 // rows.scale)))
+
+
+def small_corpus(seed, references, trailing_spaces):
+    rng = random.Random(seed)
+    words = ["the", "cat", "sat", "on", "a", "mat", ",", ".", "Der", "Hund", "lief", "3.5", "e.g.", "–", "Köln"]
+
+    def line():
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+        return text + ("  " if trailing_spaces and rng.random() < 0.3 else "")
+
+    predictions = [line() for _ in range(6)]
+    return predictions, [[line() for _ in range(rng.randint(1, references))] for _ in predictions]
+
+
+@pytest.mark.parametrize("seed, references, trailing_spaces", [(1, 1, False), (2, 3, True), (3, 4, False)])
+def test_every_row_is_what_the_public_functions_give_for_its_preset_and_options(seed, references, trailing_spaces):
+    predictions, groups = small_corpus(seed, references, trailing_spaces)
+    table = conventions(predictions, groups)
+    for row in table:
+        assert row.score == expected_score(predictions, groups, row), row
+        if row.aggregate == "corpus":
+            assert row.signature == exactbleu.corpus_bleu(predictions, groups, row.preset, **row.options,
+                                                          signature=True)["signature"]
+
+
+def test_the_space_has_every_dimension():
+    predictions, groups = small_corpus(4, 1, False)
+    single = conventions(predictions, groups)
+    # 14 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's) x 4 tokenizers x lowercase x 2 reference
+    # lengths, each as a corpus score and a mean of sentence scores, on 2 scales.
+    assert len(single) == 14 * 4 * 2 * 2 * 2 * 2
+    uneven = conventions(*small_corpus(5, 3, False))
+    # and all, the first or the fewest references: the fewest only as a corpus score.
+    assert len(uneven) == 14 * 4 * 2 * 2 * (3 + 2) * 2
+    assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval"}
+    zh = conventions(predictions, groups, language="zh")
+    assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none"}
+    assert len(zh) == len(single) * 5 // 4
+    assert [row.departures for row in single] == sorted(row.departures for row in single)
+    first = single[0]
+    assert (first.preset, first.options, first.aggregate, first.scale) == ("default", {}, "corpus", 1)
+
+
+def peer_tokens(tokenizer, lowercase, rstrip):
+    """sacrebleu's tokenizer of that name, as its BLEU applies it (lowercasing, right-strip)."""
+    tokenize = BLEU(tokenize=tokenizer).tokenizer
+
+    def tokens(line):
+        line = line.lower() if lowercase else line
+        return tokenize(line.rstrip() if rstrip else line).split()
+
+    return tokens
+
+
+def peer_score(predictions, references, draw):
+    """The draw's score, computed by the peer whose convention it is, on its scale."""
+    preset, smoothing, tokenizer, lowercase, keep, aggregate, scale = draw
+    keep_count = 1 if keep == "first" else min(map(len, references)) if keep == "fewest" else None
+    references = [group[:keep_count] for group in references]
+    if preset == "sacrebleu":
+        metric = BLEU(tokenize=tokenizer, lowercase=lowercase, smooth_method=smoothing,
+                      effective_order=aggregate == "sentence mean")
+        if aggregate == "corpus":
+            value = metric.corpus_score(predictions, streams(references)).score
+        else:
+            value = stats.fmean([metric.sentence_score(p, group).score for p, group in zip(predictions, references)])
+        return value if scale == 100 else value / 100
+    if preset == "nltk":
+        tokens = peer_tokens(tokenizer, lowercase, rstrip=True)
+        function = getattr(nltk_bleu.SmoothingFunction(), smoothing)
+        hypotheses = [tokens(p) for p in predictions]
+        groups = [[tokens(r) for r in group] for group in references]
+        if aggregate == "corpus":
+            value = nltk_quietly(nltk_bleu.corpus_bleu, groups, hypotheses, smoothing_function=function)
+        else:
+            value = stats.fmean([nltk_quietly(nltk_bleu.sentence_bleu, group, hypothesis, smoothing_function=function)
+                                 for group, hypothesis in zip(groups, hypotheses)])
+    else:
+        tokens = peer_tokens(tokenizer, lowercase, rstrip=False)
+        if aggregate == "corpus":
+            value = hf_bleu(predictions, references, smooth=smoothing, tokenize=tokens)["bleu"]
+        else:
+            value = stats.fmean([hf_bleu([p], [group], smooth=smoothing, tokenize=tokens)["bleu"]
+                                 for p, group in zip(predictions, references)])
+    return value * scale
+
+
+def convention_of(row):
+    """A row's convention in the draw's terms, where a peer computes it; else None."""
+    settings = exactbleu.resolve_settings(row.preset, **row.options)
+    method = settings.scoring.smooth_method
+    preset = "default" if method is None else "sacrebleu" if method in SMOOTHINGS["sacrebleu"] else "nltk"
+    if settings.statistics.ref_length != NATIVE_REF_LENGTH[preset]:
+        return None
+    if preset == "nltk" and row.aggregate == "corpus" and method in NLTK_LAST_SENTENCE:
+        return None
+    smoothing = settings.scoring.smooth if preset == "default" else method
+    return (preset, smoothing, settings.tokenize.tokenizer, settings.tokenize.lowercase,
+            settings.statistics.keep_references, row.aggregate, row.scale)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_identify_finds_the_convention_of_a_peers_number_and_only_what_reproduces_it(wmt17, seed):
+    """Recall: the draw is among the matches. Precision: each match, computed by its peer again (or,
+    for a reference length that no peer takes, by the public functions), rounds to the number."""
+    rng = random.Random(seed)
+    start = rng.randrange(0, 2900)
+    names = sorted(wmt17["systems"])
+    system, others = names[seed % len(names)], [name for name in names if name != names[seed % len(names)]]
+    predictions = wmt17["systems"][system][start:start + 25]
+    references = [[wmt17["reference"][line], *(wmt17["systems"][name][line] for name in others[:3])][:rng.randint(1, 4)]
+                  for line in range(start, start + 25)]
+    preset = rng.choice(sorted(SMOOTHINGS))
+    smoothing = rng.choice(SMOOTHINGS[preset])
+    uneven = len(set(map(len, references))) > 1 and smoothing not in NLTK_LAST_SENTENCE
+    keeps = ["all", "first"] + (["fewest"] if uneven else [])
+    keep = rng.choice(keeps)
+    aggregate = "corpus" if keep == "fewest" else rng.choice(["corpus", "sentence mean"])
+    if smoothing in NLTK_LAST_SENTENCE:
+        aggregate = "sentence mean"
+    draw = (preset, smoothing, rng.choice(TOKENIZERS), rng.random() < 0.5, keep, aggregate,
+            rng.choice([1, 100]))
+    decimals = rng.choice([1, 2]) + (2 if draw[-1] == 1 else 0)
+    reported = f"{peer_score(predictions, references, draw):.{decimals}f}"
+    found = identify(predictions, references, reported)
+    assert found.reported == reported and found.decimals == decimals
+    assert draw in [convention_of(row) for row in found.matches], (draw, reported)
+    for row in found.matches:
+        again = convention_of(row)
+        value = peer_score(predictions, references, again) if again else expected_score(predictions, references, row)
+        assert f"{value:.{decimals}f}" == reported, row
+
+
+def test_sacrebleus_default_number_is_named_first(wmt17):
+    predictions, references = wmt17["systems"]["uedin-nmt.4722"][:200], wmt17["reference"][:200]
+    score = BLEU().corpus_score(predictions, [references]).score
+    found = identify(predictions, references, f"{score:.1f}")
+    assert (found.matches[0].preset, found.matches[0].options, found.matches[0].scale) == ("sacrebleu", {}, 100)
+    found = identify(predictions, references, round(score / 100, 4))  # a number: its shortest form, 4 decimals
+    assert found.decimals == 4 and found.matches
+
+
+def test_a_number_nothing_gives_gets_the_nearest_conventions():
+    predictions, references = small_corpus(6, 2, False)
+    found = identify(predictions, references, "99.99", nearest=3)
+    assert found.matches == [] and len(found.nearest) == 3
+    distances = [abs(off) for _, off in found.nearest]
+    assert distances == sorted(distances)
+    assert all(abs(row.score - 99.99) == abs(off) for row, off in found.nearest)
+
+
+@pytest.mark.parametrize("reported, written, decimals", [("27.3", "27.3", 1), ("0.273", "0.273", 3),
+                                                         ("27.30", "27.30", 2), (27.3, "27.3", 1), (27, "27.0", 1),
+                                                         (" 4 ", "4", 0)])
+def test_a_reported_number_tells_its_own_rounding(reported, written, decimals):
+    found = identify(["a b c"], [["a b c"]], reported, nearest=0)
+    assert (found.reported, found.decimals) == (written, decimals)
+
+
+@pytest.mark.parametrize("arguments, error, words", [
+    ({"reported": "27,3"}, ValueError, "reported must be a score"),
+    ({"reported": "-1"}, ValueError, "0 or more"),
+    ({"reported": "1e2"}, ValueError, "written as decimals"),
+    ({"reported": float("nan")}, ValueError, "reported"),
+    ({"reported": True}, TypeError, "reported must be a score"),
+    ({"reported": "27.3", "nearest": -1}, ValueError, "nearest must be"),
+    ({"reported": "27.3", "language": 7}, TypeError, "language must be"),
+    ({"reported": "27.3", "tokenizers": "13a"}, TypeError, "tokenizers must be a list"),
+    ({"reported": "27.3", "tokenizers": ["13b"]}, ValueError, "13b"),
+])
+def test_bad_arguments_are_named(arguments, error, words):
+    with pytest.raises(error, match=words):
+        identify(["a b"], [["a b"]], **arguments)
+    with pytest.raises(TypeError, match="takes text"):
+        conventions([[1, 2]], [[[1, 2]]])
