@@ -24,6 +24,8 @@ from .. import (
     resolve_settings,
     tokenizer_for_language,
 )
+from .conventions import COMMAND
+from .conventions import main as conventions_main
 from .files import CommandLineError, read_references, read_systems
 from .printing import counted, sentence_lines, single_result, systems_lines
 
@@ -36,7 +38,8 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         prog=prog or "exactbleu", allow_abbrev=False,
         description="Corpus BLEU of hypotheses against one or more reference files, one segment per line, as "
         "sacrebleu's command line computes and prints it. --preset hf gives Hugging Face's numbers, --preset nltk "
-        "NLTK's.")
+        "NLTK's.", epilog=f"Which BLEU is a reported score? %(prog)s {COMMAND} REF -i HYP --score X "
+        f"(%(prog)s {COMMAND} --help).")
     parser.add_argument("-t", "--test-set", metavar="SET",
                         help="sacrebleu's test sets are not downloaded here: give the reference files instead")
     parser.add_argument("references", nargs="*", metavar="REF", help="reference files, one per reference set")
@@ -96,7 +99,11 @@ def _sacrebleus_other_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
-    """``exactbleu REF [REF ...] -i HYP``: sacrebleu's BLEU command line; returns the exit status."""
+    """``exactbleu REF [REF ...] -i HYP``: sacrebleu's BLEU command line; returns the exit status.
+    ``exactbleu conventions ...`` is the subcommand that asks which BLEU a score is."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [COMMAND]:
+        return conventions_main(argv[1:], prog or "exactbleu")
     parser = _parser(prog)
     arguments = parser.parse_args(argv)
     if not arguments.references and not arguments.input and sys.stdin.isatty():
