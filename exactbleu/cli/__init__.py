@@ -27,7 +27,7 @@ from .. import (
 from .conventions import COMMAND
 from .conventions import main as conventions_main
 from .files import CommandLineError, read_references, read_systems
-from .printing import counted, sentence_lines, single_result, systems_lines
+from .printing import counted, printed, sentence_lines, single_result, systems_lines
 
 __all__ = ["CommandLineError", "main"]
 
@@ -105,22 +105,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if argv[:1] == [COMMAND]:
         return conventions_main(argv[1:], prog or "exactbleu")
     parser = _parser(prog)
-    arguments = parser.parse_args(argv)
-    if not arguments.references and not arguments.input and sys.stdin.isatty():
-        parser.print_usage(sys.stderr)  # nothing to read but a terminal: say how, rather than wait
-        print(f"{parser.prog}: error: give reference files and -i hypothesis files (or hypotheses on standard "
-              f"input); {parser.prog} --help says more", file=sys.stderr)
-        return 2
-    try:
-        for line in _run(arguments):
-            print(line)
-    except (CommandLineError, ValueError, TypeError) as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:  # Ctrl-C: a word, not a traceback, and the shell's status for it
-        print(f"{parser.prog}: interrupted", file=sys.stderr)
-        return 130
-    return 0
+    return printed(parser, parser.parse_args(argv), _run)
 
 
 def _run(arguments: argparse.Namespace) -> Iterator[str]:

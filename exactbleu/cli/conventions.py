@@ -4,12 +4,15 @@ ones first, and the nearest where none does (``exactbleu.identify``)."""
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import TOKENIZERS, Convention, conventions, identify, tokenizer_for_language
+from .. import TOKENIZERS, tokenizer_for_language
 from .files import CommandLineError, read_references, read_systems
+from .printing import printed
+
+if TYPE_CHECKING:  # numpy and the counting layers load once the arguments are read, not for --help
+    from .. import Convention
 
 COMMAND = "conventions"
 
@@ -17,17 +20,7 @@ COMMAND = "conventions"
 def main(argv: list[str], prog: str) -> int:
     """The subcommand's exit status, having printed what it found."""
     parser = _parser(f"{prog} {COMMAND}")
-    arguments = parser.parse_args(argv)
-    try:
-        for line in _run(arguments):
-            print(line)
-    except (CommandLineError, ValueError, TypeError) as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{parser.prog}: interrupted", file=sys.stderr)
-        return 130
-    return 0
+    return printed(parser, parser.parse_args(argv), _run)
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
@@ -56,6 +49,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 
 def _run(arguments: argparse.Namespace) -> Iterator[str]:
+    from .. import conventions, identify
+
     arguments.paired = False
     _, systems = read_systems(arguments)
     if len(systems) != 1:
@@ -93,11 +88,11 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
         yield from _table([row for row, _ in found.nearest], [off for _, off in found.nearest])
 
 
-def _as_dict(row: Convention) -> dict[str, Any]:
+def _as_dict(row: "Convention") -> dict[str, Any]:
     return row._asdict()
 
 
-def _table(rows: list[Convention], offs: list[float] | None = None) -> Iterator[str]:
+def _table(rows: list["Convention"], offs: list[float] | None = None) -> Iterator[str]:
     """One line a convention: its score on its scale, the preset and options that give it, and how."""
     for number, row in enumerate(rows):
         score = f"{row.score:.4f}" if row.scale == 1 else f"{row.score:.2f}"

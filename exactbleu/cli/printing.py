@@ -6,7 +6,7 @@ score (-sl), or several systems' table (with a paired test), in sacrebleu's form
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import Settings, Signature
@@ -120,3 +120,26 @@ def counted(hypotheses: list[str], references: list[list[str]], settings: Settin
 
     with tqdm(total=len(hypotheses), unit=" segments", file=sys.stderr, desc="BLEU") as bar:
         return statistics(hypotheses, references, settings, progress=bar.update)
+
+
+def printed(parser: argparse.ArgumentParser, arguments: argparse.Namespace,
+            run: Callable[[argparse.Namespace], Iterator[str]]) -> int:
+    """Print what ``run`` makes of the arguments, line by line; the exit status. An error is one
+    line; with nothing to read but a terminal, the usage, rather than a wait."""
+    from .files import CommandLineError
+
+    if not arguments.references and not arguments.input and sys.stdin.isatty():
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: give reference files and -i hypothesis files (or hypotheses on standard "
+              f"input); {parser.prog} --help says more", file=sys.stderr)
+        return 2
+    try:
+        for line in run(arguments):
+            print(line)
+    except (CommandLineError, ValueError, TypeError) as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C: a word, not a traceback, and the shell's status for it
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    return 0
