@@ -192,7 +192,6 @@ class _Counter:
         self.tokens: dict[Any, Corpus] = {}
         self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
         self.statistics: dict[CountedWith, Statistics] = {}
-        self.means: dict[tuple[Any, bytes], tuple[float, float]] = {}
         self.orders = max(counted_orders(resolve_settings("nltk", smooth_method=method.name))
                           for method in SMOOTHING.values())
 
@@ -201,18 +200,6 @@ class _Counter:
         found = self.statistics.get(named)
         if found is None:
             found = self.statistics[named] = self._relabelled(settings, named)
-        return found
-
-    def sentence_means(self, statistics: Statistics, settings: Settings) -> tuple[float, float]:
-        """The mean of the rows' sentence scores, on 0..1 and on 0..100. Where two conventions
-        score the same rows alike (another reference length that picks the same lengths, as with
-        one reference each), the scores are computed once."""
-        key = (settings.per_sentence().scoring, statistics.array.tobytes())
-        found = self.means.get(key)
-        if found is None:
-            sentences = scored_rows(statistics, settings)
-            values = sentences.value * (100 // sentences.scale)
-            found = self.means[key] = float(np.mean(sentences.bleu)), float(np.mean(values))
         return found
 
     def _relabelled(self, settings: Settings, named: CountedWith) -> Statistics:
@@ -262,8 +249,9 @@ def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, objec
     corpus = scored(statistics, settings)
     rows = [(AGGREGATES[0], corpus.bleu, corpus.percent(), settings)]
     if settings.statistics.keep_references != "fewest":  # which references count depends on the whole corpus
-        bleu, percent = counter.sentence_means(statistics, settings)
-        rows.append((AGGREGATES[1], bleu, percent, settings.per_sentence()))
+        sentences = scored_rows(statistics, settings)
+        values = sentences.value * (100 // sentences.scale)
+        rows.append((AGGREGATES[1], float(np.mean(sentences.bleu)), float(np.mean(values)), settings.per_sentence()))
     named, over = _named(preset, given)
     made = []
     for aggregate, bleu, percent, used in rows:
