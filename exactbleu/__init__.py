@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         sentence_bleu,
         statistics,
     )
-    from .conventions import Convention, Identified, conventions, identify
+    from .conventions import Convention, Identified, convention_tokenizers, conventions, identify
     from .counting import ReferenceCache, SelfBleuStatistics
     from .dispatch import checked_corpus, cpu_tensor_kernels
     from .inputs import Corpus, kind_of
@@ -70,7 +70,7 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
     **dict.fromkeys(["bleu_matrix", "self_bleu", "self_bleu_statistics", "sentence_scores"], ".per_sentence"),
-    **dict.fromkeys(["Convention", "Identified", "conventions", "identify"], ".conventions"),
+    **dict.fromkeys(["Convention", "Identified", "convention_tokenizers", "conventions", "identify"], ".conventions"),
     **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
                      "resolve_settings", "resolve_settings_for_language"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",
@@ -91,9 +91,8 @@ __all__ = ["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "OPTIONS"
            "Needs", "Option", "Preset",
            "Price", "ReferenceCache", "Scored", "ScoredRows", "SelfBleuStatistics", "Settings", "Signature",
            "Smoothing", "Statistics", "Sums", "Tokenizer", "__version__", "bleu_matrix", "bootstrap", "checked_corpus",
-           "compare", "compat", "conventions", "corpus_bleu", "count_tokens", "cpu_tensor_kernels", "explain",
-           "identify", "kind_of",
-           "packed_token_limit", "paired_test",
+           "compare", "compat", "convention_tokenizers", "conventions", "corpus_bleu", "count_tokens",
+           "cpu_tensor_kernels", "explain", "identify", "kind_of", "packed_token_limit", "paired_test",
            "resolve_settings", "resolve_settings_for_language", "score", "scored", "scored_rows", "self_bleu",
            "self_bleu_statistics", "sentence_bleu",
            "sentence_scores", "statistics", "tokenizer_for_language"]

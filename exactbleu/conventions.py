@@ -65,13 +65,15 @@ class Convention(NamedTuple):
 
 class Identified(NamedTuple):
     """What reproduces a reported score: ``matches``, the conventions whose score, written with
-    ``decimals`` decimals as ``reported`` is, is ``reported``, the common ones first; and
-    ``nearest``, the closest conventions with how far each is off (on its own scale)."""
+    ``decimals`` decimals as ``reported`` is, is ``reported``, the common ones first; ``nearest``,
+    the closest conventions with how far each is off (on its own scale); and ``conventions``,
+    every one compared."""
 
     reported: str
     decimals: int
     matches: list[Convention]
     nearest: list[tuple[Convention, float]]
+    conventions: list[Convention]
 
 
 def conventions(predictions: Sequence[str], references: Sequence[Any], *, language: str | None = None,
@@ -92,7 +94,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     corpus = checked_host_corpus(predictions, references)
     if corpus.kind != "text":
         raise TypeError("conventions compares tokenizers, so it takes text; token ids are tokenized already")
-    chosen = _tokenizers(language, tokenizers)
+    chosen = convention_tokenizers(language, tokenizers)
     groups = [len(group) for group in corpus.references]
     keeps = ["all"] + (["first"] if max(groups) > 1 else []) + (["fewest"] if len(set(groups)) > 1 else [])
     texts = [*corpus.predictions, *(reference for group in corpus.references for reference in group)]
@@ -132,7 +134,7 @@ def identify(predictions: Sequence[str], references: Sequence[Any], reported: fl
     matches = [row for row in table if f"{row.score:.{decimals}f}" == written]
     value = float(written)
     distance = sorted(table, key=lambda row: (abs(row.score - value), row.departures))
-    return Identified(written, decimals, matches, [(row, row.score - value) for row in distance[:nearest]])
+    return Identified(written, decimals, matches, [(row, row.score - value) for row in distance[:nearest]], table)
 
 
 def _written(reported: float | str) -> tuple[str, int]:
@@ -151,7 +153,8 @@ def _written(reported: float | str) -> tuple[str, int]:
     return f"{number:.{decimals}f}", decimals
 
 
-def _tokenizers(language: str | None, tokenizers: Sequence[str] | None) -> list[str]:
+def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str] | None = None) -> list[str]:
+    """The tokenizers that ``conventions`` tries for these arguments (see there), each checked."""
     if language is not None and not isinstance(language, str):
         raise TypeError(f"language must be a language code such as 'de' or 'zh', or None; got {language!r:.80}")
     if tokenizers is not None:

@@ -11,7 +11,7 @@ import contextlib
 import html
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypeVar
 
 import gradio as gr
 import pandas as pd
@@ -33,12 +33,15 @@ from .requests import (
     Job,
     PageInputs,
     compare_job,
+    conventions_job,
     explain_job,
+    languages,
     score_job,
     smoothings,
     tokenizers,
 )
-from .workers import Abandoned, Workers
+from .spread import conventions_table, spread_plot
+from .workers import WORK, Abandoned, Workers
 
 workers = Workers()
 Checked = TypeVar("Checked")
@@ -159,6 +162,24 @@ async def compare_for_page(baseline: str, system: str, references: str, tokenize
             "difference says the systems differ, not by how much it matters.</p>")
 
 
+async def which_bleu(predictions: str, references: str, reported: str = "", language: str = "",
+                     request: gr.Request | None = None) -> dict[str, Any]:
+    """The API endpoint /conventions: every convention's score on the lines (``conventions``, each a
+    dict), and with a reported score, as written, the places of those that give it (``matches``)."""
+    with shown_as_message():
+        inputs = await checked(PageInputs.checked, predictions, references)
+        job = await checked(conventions_job, inputs, reported, language)
+        result: dict[str, Any] = await workers.run(job, lambda: abandoned(request))
+        return result
+
+
+async def which_bleu_for_page(predictions: str, references: str, reported: str, language: str,
+                              request: gr.Request) -> tuple[str, pd.DataFrame]:
+    """The "Which BLEU?" view: the spread of every convention, and what gives the reported score."""
+    result = await which_bleu(predictions, references, reported, language, request)
+    return spread_plot(result), conventions_table(result)
+
+
 def matched_positions(tokens: Sequence[str], order: Mapping[str, Any]) -> list[bool]:
     """Which tokens a clipped match of this order covers: each n-gram's first min(count, most in
     one reference) occurrences match."""
@@ -242,16 +263,6 @@ def read_upload(path: str | None) -> tuple[str | dict[str, Any], dict[str, Any] 
     return text, None
 
 
-# Every event that scores shares one limit, well above what runs at once (the workers' lanes
-# decide that): a request waiting for its turn there holds no place in Gradio's queue.
-class Concurrency(TypedDict):
-    """An event's place among Gradio's concurrency groups."""
-
-    concurrency_id: str
-    concurrency_limit: int
-
-
-WORK: Concurrency = {"concurrency_id": "work", "concurrency_limit": 64}
 demo: gr.Blocks  # the page (gradio leaves Blocks.__enter__ untyped, so `as demo` alone would say Any)
 # Gradio keeps files it is given for a minute at most; an upload is deleted as soon as it is read.
 with gr.Blocks(title="BLEU", delete_cache=(60, 60)) as demo:
@@ -309,5 +320,24 @@ with gr.Blocks(title="BLEU", delete_cache=(60, 60)) as demo:
                 comparison = gr.HTML()
         compare_button.click(compare_for_page, [baseline_box, system_box, compare_references, compare_tokenizer, test],
                              comparison, api_visibility="private", **WORK)
+    with gr.Tab("Which BLEU?"):
+        gr.Markdown("Which BLEU is this? Every convention on your lines at once (tokenizer, lowercase, smoothing, "
+                    "reference length, references kept, corpus or mean of sentences, scale): give a reported score "
+                    "to see which ones give it.")
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=1):
+                which_predictions = gr.Textbox(label="Outputs", lines=4, max_lines=8, value=EXAMPLE_PREDICTIONS)
+                which_references = gr.Textbox(label="Their references", lines=4, max_lines=8, value=EXAMPLE_REFERENCES)
+                with gr.Row():
+                    reported = gr.Textbox(label="Reported score (as written: 27.3, 0.273)", value="")
+                    language = gr.Dropdown([(code or "none", code) for code in languages()], value="",
+                                           label="Target language (its own tokenizer)")
+                which_button = gr.Button("Which BLEU?", variant="primary")
+            with gr.Column(scale=2):
+                spread = gr.HTML(elem_id="spread")
+                which_table = gr.Dataframe(label="Conventions", interactive=False, max_height=300, elem_id="table")
+        which_button.click(which_bleu_for_page, [which_predictions, which_references, reported, language],
+                           [spread, which_table], api_visibility="private", **WORK)
     api(compute, api_name="compute", **WORK)
+    api(which_bleu, api_name="conventions", **WORK)
     api(compare, api_name="compare", **WORK)

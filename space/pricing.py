@@ -26,6 +26,7 @@ PACKED_PRICE = (0.3e-6, 0.33e-6, 0.36e-6, 0.33e-6, 0.41e-6, 0.42e-6, 0.42e-6, 0.
 DEFINITION_PRICE = (0.3e-6, 0.45e-6, 4.1e-6, 5e-6, 5.1e-6, 5.5e-6, 6e-6, 7.6e-6)
 EXPLAIN_PRICE = 0.1e-6  # per token and order: explain() builds a dict per n-gram
 # The paired tests resample per line: (seconds, seconds per line), by test, at its default samples.
+CONVENTIONS_PRICE = 2e-3  # s a segment: its sentence scores under every convention (5.4 s for WMT17's 3,004)
 PAIRED_PRICES = {"bootstrap": (0.03, 93e-6), "randomization": (0.5, 83e-6)}
 COMMAND_LINE = "score big corpora with the command line, `python -m exactbleu`"
 
@@ -87,6 +88,13 @@ def checked_cost(cost: Cost, tokenizer: str, limit: int = MAX_TOKENS, what: str 
 def explain_cost(cost: Cost, max_order: int) -> Cost:
     """explain() tokenizes and counts as scoring does, and makes a dict per n-gram of every order."""
     return cost._replace(seconds=2 * cost.seconds + cost.tokens * max_order * EXPLAIN_PRICE)
+
+
+def conventions_cost(costs: Sequence[Cost], segments: int) -> Cost:
+    """Every convention: each tokenization counted twice (as written and lowercased), then each
+    segment scored under every smoothing method, NLTK's methods 5 to 7 the dearest."""
+    return Cost(max(cost.tokens for cost in costs), 2 * sum(cost.seconds for cost in costs)
+                + segments * CONVENTIONS_PRICE, costs[0].why)
 
 
 def paired_cost(cost: Cost, test: str, lines: int) -> Cost:

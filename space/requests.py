@@ -16,16 +16,32 @@ from exactbleu import (
     PAIRED_TESTS,
     SMOOTHING,
     TOKENIZERS,
+    Convention,
     Corpus,
+    Identified,
     Settings,
     checked_corpus,
+    convention_tokenizers,
+    conventions,
     corpus_bleu,
     explain,
+    identify,
     paired_test,
     resolve_settings,
+    tokenizer_for_language,
 )
 
-from .pricing import COMMAND_LINE, MAX_TOKENS, Cost, InputError, checked_cost, cost_of, explain_cost, paired_cost
+from .pricing import (
+    COMMAND_LINE,
+    MAX_TOKENS,
+    Cost,
+    InputError,
+    checked_cost,
+    conventions_cost,
+    cost_of,
+    explain_cost,
+    paired_cost,
+)
 
 MAX_LINES = 100_000
 MAX_BYTES = 10_000_000  # of text, all boxes together; also the largest upload
@@ -261,6 +277,39 @@ def compare_job(baseline: str, system: str, references: str, tokenizer: str, tes
                    tokenizer, settings.statistics.max_order)
     cost = checked_cost(paired_cost(cost, test, len(reference_lines)), tokenizer)
     return Job(paired_test, (systems, reference_lines), cost, keywords={"test": test, "preset": settings, **COUNTING})
+
+
+def languages() -> list[str]:
+    """The target languages whose own tokenizer the "Which BLEU?" view adds, where it is installed
+    here ("": none)."""
+    offered = tokenizers()
+    return ["", *(language for language in ("zh", "ja", "ko") if tokenizer_for_language(language) in offered)]
+
+
+def conventions_job(inputs: PageInputs, reported: str | None, language: str) -> Job:
+    """Every convention's score on the page's lines, and with a reported score the conventions that
+    give it: ``conventions_result``'s dict."""
+    corpus = inputs.segments()
+    language = _choice("language", language or "", languages())
+    reported = (reported or "").strip() or None
+    names: list[str] = _library(convention_tokenizers, language or None)
+    costs = [cost_of(corpus.predictions, corpus.references, name, 5) for name in names]
+    cost = checked_cost(conventions_cost(costs, len(corpus.predictions)), "+".join(names),
+                        what="every convention of the texts", advice="ask the command line, `exactbleu conventions`")
+    keywords = {"language": language or None}
+    if reported is None:
+        return Job(conventions, (corpus.predictions, corpus.references), cost, conventions_result, keywords)
+    return Job(identify, (corpus.predictions, corpus.references, reported), cost, conventions_result, keywords)
+
+
+def conventions_result(found: list[Convention] | Identified) -> dict[str, Any]:
+    """Every convention as a dict, and with a reported score, which of them give it (their places
+    in the list) and the score as written."""
+    if isinstance(found, list):
+        return {"reported": None, "conventions": [row._asdict() for row in found], "matches": []}
+    matched = {id(row) for row in found.matches}
+    return {"reported": found.reported, "conventions": [row._asdict() for row in found.conventions],
+            "matches": [number for number, row in enumerate(found.conventions) if id(row) in matched]}
 
 
 def run_here(job: Job) -> Any:

@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
-from typing import Any
+from typing import Any, TypedDict
 
 from .pricing import COMMAND_LINE, InputError
 from .requests import Job
@@ -43,6 +43,18 @@ HEAVY_NICENESS = 10
 POLL_SECONDS = 0.2  # how often a dear job checks that its client is still there
 _SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of the server's threads
 Outcome = tuple[bool, Any]  # (True, result) or (False, the input error's message)
+
+
+# Every event that scores shares one limit, well above what runs at once (the workers' lanes
+# decide that): a request waiting for its turn there holds no place in Gradio's queue.
+class Concurrency(TypedDict):
+    """An event's place among Gradio's concurrency groups."""
+
+    concurrency_id: str
+    concurrency_limit: int
+
+
+WORK: Concurrency = {"concurrency_id": "work", "concurrency_limit": 64}
 
 
 class Abandoned(Exception):  # noqa: N818 -- it names what happened to the client, as the page's message says

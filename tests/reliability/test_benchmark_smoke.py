@@ -53,3 +53,10 @@ def test_the_harness_benchmark_runs_and_its_bleu_is_sacrebleus_in_smoke_mode(tmp
     printed = smoke_run("harnesses.py", tmp_path)
     assert '"sets": 5' in printed and "| exactbleu.lm_eval `bleu_bootstrap_stderr` | 100 |" in printed
     assert "| LightEval's own corpus `bleu` |" in printed
+
+
+def test_the_conventions_benchmark_runs_in_smoke_mode(tmp_path):
+    """Its time means little at 100 segments; the spread table and the plot are made."""
+    printed = smoke_run("conventions.py", tmp_path)
+    assert "| every convention | 896 rows (448 conventions, each on both scales) |" in printed
+    assert "| online-B.0 | " in printed and "wrote" in printed

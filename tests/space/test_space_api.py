@@ -103,3 +103,40 @@ def test_option_errors_name_the_choices_without_paths(space_client, arguments, w
     for word in words:
         assert word in str(raised.value)
     assert_no_server_path(str(raised.value))
+
+
+def as_rows(table):
+    """Conventions as the API answers them: dicts, their options and tuples as JSON gives them back."""
+    import json
+
+    return [json.loads(json.dumps(row._asdict())) for row in table]
+
+
+def test_api_conventions_is_the_librarys_every_convention_and_what_gives_a_score(space_client):
+    import exactbleu
+
+    predictions, references = PREDICTIONS.split("\n"), REFERENCES.split("\n")
+    result = space_client.predict(PREDICTIONS, REFERENCES, "", "", api_name="/conventions")
+    assert result == {"reported": None, "conventions": as_rows(exactbleu.conventions(predictions, references)),
+                      "matches": []}
+    reported = f"{100 * exactbleu.corpus_bleu(predictions, references, 'sacrebleu')['bleu']:.2f}"
+    result = space_client.predict(PREDICTIONS, REFERENCES, reported, "zh", api_name="/conventions")
+    found = exactbleu.identify(predictions, references, reported, language="zh")
+    assert result["reported"] == reported and result["conventions"] == as_rows(found.conventions)
+    assert [result["conventions"][number] for number in result["matches"]] == as_rows(found.matches)
+    assert result["matches"] and result["conventions"][result["matches"][0]]["preset"] == "sacrebleu"
+
+
+@pytest.mark.parametrize("arguments, words", [
+    ((PREDICTIONS, REFERENCES, "27,3", ""), "reported must be a score"),
+    ((PREDICTIONS, REFERENCES, "", "fr"), "language must be one of"),
+    ((PREDICTIONS, "one line", "", ""), "References has 1 lines"),
+    # Its price: every tokenization twice, and 2 ms a line for the sentence scores, over the 5 s a request may take.
+    (("the cat sat on the mat\n" * 3000, "the cat sat on a mat\n" * 3000, "", ""),
+     "every convention of the texts would take up to"),
+])
+def test_api_conventions_errors_are_messages(space_client, arguments, words):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match=words):
+        space_client.predict(*arguments, api_name="/conventions")

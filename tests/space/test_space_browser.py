@@ -155,3 +155,26 @@ def test_compare_view_in_a_real_browser(browser, space_server):
                                            f"{100 * numbers['mean']:.2f} ± {100 * numbers['ci']:.2f})")
         expect(page.get_by_text("How to read this")).to_be_visible()
         page.screenshot(path=str(SCREENSHOTS / "compare.png"), full_page=True)
+
+
+def test_which_bleu_plots_every_convention_and_marks_those_that_give_a_score(browser, space_server):
+    """The "Which BLEU?" view: with sacrebleu's score of the example reported, the spread of every
+    convention is drawn, those that give the score marked, and listed, sacrebleu's first."""
+    import exactbleu
+    from playwright.sync_api import expect
+
+    predictions, references = PREDICTIONS.split("\n"), REFERENCES.split("\n")
+    reported = f"{100 * exactbleu.corpus_bleu(predictions, references, 'sacrebleu')['bleu']:.2f}"
+    found = exactbleu.identify(predictions, references, reported)
+    with space_page(browser, space_server[0], 1000) as page:
+        page.get_by_role("tab", name="Which BLEU?").click()
+        page.get_by_label("Reported score (as written: 27.3, 0.273)").fill(reported)
+        page.get_by_role("button", name="Which BLEU?").click()
+        spread = page.locator("#which-bleu")
+        expect(spread).to_contain_text(f"{len(found.matches)} give {reported}", timeout=60_000)
+        expect(spread).to_contain_text(f"{len(found.conventions) // 2} conventions")
+        assert page.locator("#which-bleu circle.match").count() == len(found.matches)
+        assert page.locator("#which-bleu circle").count() == len(found.conventions)
+        expect(page.locator("#table")).to_contain_text("sacrebleu")
+        assert spread.is_visible() and spread.bounding_box()["y"] < 1000  # in view without scrolling
+        page.screenshot(path=str(SCREENSHOTS / "which-bleu.png"), full_page=True)
