@@ -283,7 +283,8 @@ def languages() -> list[str]:
     """The target languages whose own tokenizer the "Which BLEU?" view adds, where it is installed
     here ("": none)."""
     offered = tokenizers()
-    return ["", *(language for language in ("zh", "ja", "ko") if tokenizer_for_language(language) in offered)]
+    declared = [language for tokenizer in TOKENIZERS.values() for language in tokenizer.languages]
+    return ["", *sorted(language for language in set(declared) if tokenizer_for_language(language) in offered)]
 
 
 def conventions_job(inputs: PageInputs, reported: str | None, language: str) -> Job:

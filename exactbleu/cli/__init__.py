@@ -24,8 +24,7 @@ from .. import (
     resolve_settings,
     tokenizer_for_language,
 )
-from .conventions import COMMAND
-from .conventions import main as conventions_main
+from .conventions import COMMAND, conventions_command
 from .files import CommandLineError, read_references, read_systems
 from .printing import counted, printed, sentence_lines, single_result, systems_lines
 
@@ -103,7 +102,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     ``exactbleu conventions ...`` is the subcommand that asks which BLEU a score is."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == [COMMAND]:
-        return conventions_main(argv[1:], prog or "exactbleu")
+        return conventions_command(argv[1:], prog or "exactbleu")
     parser = _parser(prog)
     return printed(parser, parser.parse_args(argv), _run)
 

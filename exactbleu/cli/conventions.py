@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # numpy and the counting layers load once the arguments are r
 COMMAND = "conventions"
 
 
-def main(argv: list[str], prog: str) -> int:
+def conventions_command(argv: list[str], prog: str) -> int:
     """The subcommand's exit status, having printed what it found."""
     parser = _parser(f"{prog} {COMMAND}")
     return printed(parser, parser.parse_args(argv), _run)

@@ -75,7 +75,10 @@ SCORING = [("default", {}), ("default", {"smooth": True}), ("default", {"effecti
                                                                                           "smooth_method": "add-k"}),
            ("sacrebleu", {"weights": [0.6, 0.4]}), ("sacrebleu", {"weights": [0, 0.5, 0.5]}),
            *[("nltk", {"smooth_method": f"method{number}"}) for number in range(8)],
-           ("nltk", {"weights": [0.49, 0.49, 0.01, 0.01]}), ("nltk", {"smooth_method": "method4", "max_order": 2})]
+           ("nltk", {"weights": [0.49, 0.49, 0.01, 0.01]}), ("nltk", {"smooth_method": "method4", "max_order": 2}),
+           # Methods 5 to 7 keep their ratios exact, row by row: at other orders and weights too.
+           ("nltk", {"smooth_method": "method5", "max_order": 6}), ("nltk", {"smooth_method": "method7", "max_order": 2}),
+           ("nltk", {"smooth_method": "method6", "weights": [0.1, 0.2, 0.3, 0.2, 0.2]})]
 
 
 @pytest.mark.parametrize("preset, chosen", SCORING)
@@ -88,3 +91,24 @@ def test_rows_made_by_hand_score_as_each_alone(preset, chosen, data):
     statistics = Statistics(np.array(made, dtype=np.int64), orders)
     expected = [result_of_sums(sums, for_sentences(settings))["bleu"] for sums in statistics.segments()]
     assert scores_of_rows(statistics, settings).tolist() == expected
+
+
+@pytest.mark.parametrize("method", ["method5", "method6", "method7"])
+def test_nltks_exact_ratios_row_by_row_on_long_segments(method):
+    """Rows of up to 5,000 tokens, some orders without a match: their ratios grow past any float's
+    precision, and each row's score is still its one-sum score, bit for bit."""
+    import random
+
+    rng = random.Random(int(method[-1]))
+    settings = options.resolve_settings("nltk", smooth_method=method)
+    orders = options.counted_orders(settings)
+    made = []
+    for _ in range(2000):
+        length = rng.choice([rng.randint(0, 12), rng.randint(0, 5000)])
+        totals = [max(0, length - n) for n in range(orders)]
+        matches = [rng.randint(0, total) if rng.random() < 0.7 else 0 for total in totals]
+        made.append([length, rng.randint(0, 5000), *matches, *totals])
+    statistics = Statistics(np.array(made, dtype=np.int64), orders)
+    expected = [result_of_sums(sums, for_sentences(settings))["bleu"] for sums in statistics.segments()]
+    assert scores_of_rows(statistics, settings).tolist() == expected
+
