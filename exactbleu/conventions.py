@@ -120,7 +120,8 @@ def identify(predictions: Sequence[str], references: Sequence[Any], reported: fl
     Args:
         reported: the score as written: a string tells its own rounding ("27.3", "0.273",
             "27.30"); a number is read as its shortest decimal form (27.3 as "27.3").
-        nearest: how many of the closest conventions to give besides (all the more where none matches).
+        nearest: how many of the closest conventions to give as well, matching or not (what to look
+            at where none matches).
         predictions, references, language, tokenizers: as ``conventions`` takes them.
 
     Returns:
