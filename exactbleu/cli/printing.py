@@ -4,7 +4,9 @@ score (-sl), or several systems' table (with a paired test), in sacrebleu's form
 """
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -142,4 +144,8 @@ def printed(parser: argparse.ArgumentParser, arguments: argparse.Namespace,
     except KeyboardInterrupt:  # Ctrl-C: a word, not a traceback, and the shell's status for it
         print(f"{parser.prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, with the status of SIGPIPE, as sacrebleu
+        with contextlib.suppress(OSError, ValueError):  # Python flushes stdout at exit: it goes nowhere now
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0

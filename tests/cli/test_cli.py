@@ -265,6 +265,20 @@ def test_with_no_input_and_a_terminal_on_stdin_it_prints_its_usage_and_exits_2()
     assert err.getvalue().startswith("usage: exactbleu") and "--help" in err.getvalue()
 
 
+@pytest.mark.parametrize("arguments", [[str(REFERENCE), "-i", str(UEDIN), "-sl", "-f", "text"],
+                                       ["conventions", str(REFERENCE), "-i", str(UEDIN), "-f", "json"]],
+                         ids=["bleu", "conventions"])
+def test_a_reader_that_goes_away_ends_it_quietly_as_sacrebleu(arguments):
+    """`exactbleu ... | head -1`, with more than a pipe holds: no traceback, and SIGPIPE's status,
+    as sacrebleu's own."""
+    process = subprocess.Popen([sys.executable, "-m", "exactbleu", *arguments], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=without_transformers())
+    process.stdout.readline()
+    process.stdout.close()  # the reader goes away after one line
+    _, err = process.communicate(timeout=120)
+    assert (process.returncode, err) == (141, b"")
+
+
 @pytest.mark.parametrize("arguments", [["-t", "wmt17", "-l", "en-de", "-i", UEDIN],
                                        ["--test-set", "wmt17", "--language-pair", "en-de", "-i", UEDIN]],
                          ids=["short", "long"])
