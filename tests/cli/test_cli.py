@@ -265,6 +265,7 @@ def test_with_no_input_and_a_terminal_on_stdin_it_prints_its_usage_and_exits_2()
     assert err.getvalue().startswith("usage: exactbleu") and "--help" in err.getvalue()
 
 
+@pytest.mark.slow  # processes of their own
 @pytest.mark.parametrize("arguments", [[str(REFERENCE), "-i", str(UEDIN), "-sl", "-f", "text"],
                                        ["conventions", str(REFERENCE), "-i", str(UEDIN), "-f", "json"]],
                          ids=["bleu", "conventions"])
