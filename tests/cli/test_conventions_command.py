@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU
 import exactbleu
 from exactbleu import cli
 
-LINES = 120
+LINES = 60
 
 
 @pytest.fixture(scope="module")
