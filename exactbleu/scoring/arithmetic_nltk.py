@@ -8,6 +8,7 @@ precision as an unreduced fraction, returns 0 without a unigram match, and witho
 alpha 5 for method6, k 5 for methods 4 and 7.
 """
 
+import fractions
 import math
 import sys
 from typing import cast
@@ -25,68 +26,6 @@ DENOMINATORS = True  # NLTK divides each segment's matches by max(1, total)
 # Methods whose precisions are exact fractions of fractions: their rows are scored one by one.
 _RATIONAL = {"method5", "method6", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5
-
-
-class _Ratio:
-    """An exact ratio of ints (``d`` > 0), computed with as NLTK's ``fractions.Fraction`` is, but
-    never reduced: the same value, so the same float (Python's ``n / d`` rounds correctly), in a
-    fraction of the time. Mixed with a float, it becomes a float first, as a Fraction does."""
-
-    __slots__ = ("d", "n")
-
-    def __init__(self, n: int, d: int):
-        self.n, self.d = (n, d) if d > 0 else (-n, -d)
-
-    def __float__(self) -> float:
-        return self.n / self.d
-
-    def __add__(self, other: "Number") -> "Number":
-        if isinstance(other, _Ratio):
-            return _Ratio(self.n * other.d + other.n * self.d, self.d * other.d)
-        if isinstance(other, int):
-            return _Ratio(self.n + other * self.d, self.d)
-        return self.n / self.d + other
-
-    def __radd__(self, other: "Number") -> "Number":
-        return self + other if isinstance(other, int) else other + self.n / self.d
-
-    def __mul__(self, other: "Number") -> "Number":
-        if isinstance(other, _Ratio):
-            return _Ratio(self.n * other.n, self.d * other.d)
-        if isinstance(other, int):
-            return _Ratio(self.n * other, self.d)
-        return self.n / self.d * other
-
-    def __rmul__(self, other: "Number") -> "Number":
-        return self * other if isinstance(other, int) else other * (self.n / self.d)
-
-    def __truediv__(self, other: "Number") -> "Number":
-        if isinstance(other, _Ratio):
-            return _Ratio(self.n * other.d, self.d * other.n)
-        if isinstance(other, int):
-            return _Ratio(self.n, self.d * other)
-        return self.n / self.d / other
-
-    def __rtruediv__(self, other: "Number") -> "Number":
-        if isinstance(other, int):
-            return _Ratio(other * self.d, self.n)
-        return other / (self.n / self.d)
-
-    def __pow__(self, power: int) -> "_Ratio":
-        return _Ratio(self.n**power, self.d**power)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, int):
-            return self.n == other * self.d
-        return NotImplemented
-
-    def __gt__(self, other: int) -> bool:
-        return self.n > other * self.d
-
-    __hash__ = None  # type: ignore[assignment]  # a value, compared by value: not a key
-
-
-Number = _Ratio | float | int
 
 
 def _brevity_penalty(translation_length: int, ref_length: int) -> float:
@@ -107,7 +46,8 @@ def score(sums: Sums, settings: Settings) -> Scored:
     ratio = translation_length / ref_length if ref_length else 0.0
     brevity_penalty = _brevity_penalty(translation_length, ref_length)
     # NLTK keeps each precision as an unreduced fraction; method2 adds one to both of its terms.
-    precisions: list[Number] = [_Ratio(m, d) for m, d in zip(matches[:order], denominators)]
+    precisions: list[fractions.Fraction | float] = [fractions.Fraction(m, d)
+                                                          for m, d in zip(matches[:order], denominators)]
     if matches[0] == 0:  # NLTK returns 0 before it smooths
         return Scored(0.0, 0.0, [float(p) for p in precisions], brevity_penalty, ratio, 1)
     halvings = 1
@@ -115,7 +55,7 @@ def score(sums: Sums, settings: Settings) -> Scored:
         if method == "method1" and m == 0:
             precisions[n] = (m + cast(float, settings.scoring.smooth_value)) / d  # method1's epsilon is set
         elif method == "method2" and n > 0:
-            precisions[n] = _Ratio(m + 1, d + 1)
+            precisions[n] = fractions.Fraction(m + 1, d + 1)
         elif method == "method3" and m == 0:
             precisions[n] = 1 / (2**halvings * d)
             halvings += 1
@@ -131,7 +71,7 @@ def score(sums: Sums, settings: Settings) -> Scored:
         # Each order averages the one before (already averaged; order 1 counts one more), itself
         # and the next, where the next after the last is the 5-gram precision, whatever the order.
         fifth = SMOOTHING[method].counts_through - 1
-        after = [*precisions, _Ratio(matches[fifth], denominators[fifth])]
+        after = [*precisions, fractions.Fraction(matches[fifth], denominators[fifth])]
         previous = precisions[0] + 1
         for n in range(order):
             precisions[n] = previous = (previous + after[n] + after[n + 1]) / 3
@@ -163,8 +103,8 @@ def _plus(one: Exact, two: Exact) -> Exact:
 
 def _exact_row(row: list[int], orders: int, method: str, order: int, weights: tuple[float, ...]) -> Scored | None:
     """``score`` of one row under method 5, 6 or 7, its exact ratios kept as pairs of ints (and a
-    float where ``score`` takes one in): the same values, so the same floats, several times faster
-    than ratio objects. None where ``score`` returns 0 before smoothing: ``score`` takes those rows."""
+    float where ``score`` takes one in): the same values as its fractions, so the same floats, several
+    times faster. None where ``score`` returns 0 before smoothing: ``score`` takes those rows."""
     length, reference, matches, totals = row[0], row[1], row[2 : 2 + orders], row[2 + orders : 2 + 2 * orders]
     if matches[0] == 0:
         return None
