@@ -95,11 +95,9 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     if corpus.kind != "text":
         raise TypeError("conventions compares tokenizers, so it takes text; token ids are tokenized already")
     chosen = convention_tokenizers(language, tokenizers)
-    groups = [len(group) for group in corpus.references]
+    counter = _Counter(corpus)
+    groups = counter.counts
     keeps = ["all"] + (["first"] if max(groups) > 1 else []) + (["fewest"] if len(set(groups)) > 1 else [])
-    texts = [*corpus.predictions, *(reference for group in corpus.references for reference in group)]
-    strip_changes = any(text != text.rstrip() for text in texts)
-    counter = _Counter(corpus, texts, strip_changes)
     rows = []
     for arithmetic, (preset, scale) in ARITHMETICS.items():
         for smoothing in _smoothings(arithmetic):
@@ -109,7 +107,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
                         for keep in keeps:
                             options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
                                        "keep_references": keep, **smoothing}
-                            rows += _scored(counter, preset, scale, options, groups)
+                            rows += _scored(counter, preset, scale, options)
     return sorted(rows, key=lambda row: row.departures)
 
 
@@ -190,8 +188,10 @@ class _Counter:
     """Each tokenization counted once, through the most orders; statistics under any settings read
     from those counts."""
 
-    def __init__(self, corpus: Corpus, texts: list[str], strip_changes: bool):
-        self.corpus, self.texts, self.strip_changes = corpus, texts, strip_changes
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.texts = [*corpus.predictions, *(reference for group in corpus.references for reference in group)]
+        self.strip_changes = any(text != text.rstrip() for text in self.texts)
         self.counts = [len(group) for group in corpus.references]
         self.tokens: dict[Any, Corpus] = {}
         self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
@@ -241,14 +241,13 @@ class _Counter:
         return self.tokens[tokenize]
 
 
-def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, object],
-            groups: list[int]) -> list[Convention]:
+def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, object]) -> list[Convention]:
     """A convention's rows: its corpus score and (where each sentence can be scored alone) its
     mean of sentence scores, each on both scales."""
     settings = resolve_settings(preset, None, **options)
     given = _given(preset, options)
     statistics = counter(settings)
-    kept = list(statistics.references or groups)
+    kept = list(statistics.references or ())  # the counter's statistics always say how many each has
     nrefs: int | str = kept[0] if len(set(kept)) == 1 else "var"
     corpus = scored(statistics, settings)
     rows = [(AGGREGATES[0], corpus.bleu, corpus.percent(), settings)]

@@ -18,16 +18,16 @@ def spread_plot(result: Mapping[str, Any]) -> str:
     sacrebleu's; a convention on 0..1 on top of its twin on 0..100), those that give the reported
     score marked: an SVG, so the page needs no plotting library."""
     rows = result["conventions"]
-    matched = {id(rows[number]) for number in result["matches"]}
+    matched = set(result["matches"])
     low = min(row["score"] * 100 / row["scale"] for row in rows)
     high = max(row["score"] * 100 / row["scale"] for row in rows)
     left, width, line = 150, 560, 34
     dots = []
-    for row in sorted(rows, key=lambda row: id(row) in matched):  # the marked ones drawn last, on top
+    for number, row in sorted(enumerate(rows), key=lambda item: item[0] in matched):  # the marked ones last, on top
         arithmetic = row["preset"] if row["preset"] in SPREAD_LABELS else "sacrebleu"
         y = 28 + line * SPREAD_ROWS.index((arithmetic, row["aggregate"]))
         x = left + width * row["score"] / row["scale"]
-        mark = id(row) in matched
+        mark = number in matched
         title = html.escape(f"{row['score']:.2f}: {row['preset']} {row['options'] or ''} {row['aggregate']}")
         dots.append(f"<circle cx='{x:.1f}' cy='{y}' r='{6 if mark else 3.5}' fill='{'#dd5522' if mark else '#4c72b0'}'"
                     f" fill-opacity='{1 if mark else 0.35}' class='{'match' if mark else 'convention'}'>"

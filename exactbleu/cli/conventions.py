@@ -65,7 +65,7 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
     if arguments.score is None:
         table = conventions(systems[0], references, **options)
         if arguments.format == "json":
-            yield json.dumps([_as_dict(row) for row in table], ensure_ascii=False, indent=1)
+            yield json.dumps([row._asdict() for row in table], ensure_ascii=False, indent=1)
         else:
             yield from _table(table)
         return
@@ -73,8 +73,8 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
         raise CommandLineError(f"--nearest must be an int >= 0, got {arguments.nearest}")
     found = identify(systems[0], references, arguments.score, nearest=arguments.nearest, **options)
     if arguments.format == "json":
-        yield json.dumps({"reported": found.reported, "matches": [_as_dict(row) for row in found.matches],
-                          "nearest": [{**_as_dict(row), "off": off} for row, off in found.nearest]},
+        yield json.dumps({"reported": found.reported, "matches": [row._asdict() for row in found.matches],
+                          "nearest": [{**row._asdict(), "off": off} for row, off in found.nearest]},
                          ensure_ascii=False, indent=1)
         return
     if found.matches:
@@ -86,10 +86,6 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
     if found.nearest:
         yield f"the nearest {len(found.nearest)}, and how far each is off:"
         yield from _table([row for row, _ in found.nearest], [off for _, off in found.nearest])
-
-
-def _as_dict(row: "Convention") -> dict[str, Any]:
-    return row._asdict()
 
 
 def _table(rows: list["Convention"], offs: list[float] | None = None) -> Iterator[str]:
