@@ -11,11 +11,11 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``device``: torch counts tensors on their device (imported only when a tensor arrives);
 - ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
-- ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale);
+- ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale, MBR);
 - ``conventions``: every convention's score at once, and those that reproduce a reported score;
-- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``: the faces: sacrebleu's
-  API, the command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics' BLEU
-  Metrics, and the metrics of lm-evaluation-harness and LightEval tasks.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``: the faces:
+  sacrebleu's API, the command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics'
+  BLEU Metrics, the metrics of lm-evaluation-harness and LightEval tasks, and mbrs's BLEU.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         resolve_settings,
         resolve_settings_for_language,
     )
-    from .per_sentence import bleu_matrix, self_bleu, self_bleu_statistics, sentence_scores
+    from .per_sentence import MBR, bleu_matrix, mbr, self_bleu, self_bleu_statistics, sentence_scores
     from .registry import Option
     from .scoring import Scored, ScoredRows
     from .scoring.explanation import Explanations
@@ -69,7 +69,8 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
 _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
-    **dict.fromkeys(["bleu_matrix", "self_bleu", "self_bleu_statistics", "sentence_scores"], ".per_sentence"),
+    **dict.fromkeys(["MBR", "bleu_matrix", "mbr", "self_bleu", "self_bleu_statistics", "sentence_scores"],
+                    ".per_sentence"),
     **dict.fromkeys(["Convention", "Identified", "convention_tokenizers", "conventions", "identify"], ".conventions"),
     **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
                      "resolve_settings", "resolve_settings_for_language"], ".options"),
@@ -86,16 +87,66 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["Statistics", "Sums"], ".sufficient_statistics"),
 }
 
-__all__ = ["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "OPTIONS", "PAIRED_TESTS", "PRESETS",
-           "SMOOTHING", "TOKENIZERS", "Compared", "Convention", "Corpus", "Estimate", "Explanations", "Identified",
-           "Needs", "Option", "Preset",
-           "Price", "ReferenceCache", "Scored", "ScoredRows", "SelfBleuStatistics", "Settings", "Signature",
-           "Smoothing", "Statistics", "Sums", "Tokenizer", "__version__", "bleu_matrix", "bootstrap", "checked_corpus",
-           "compare", "compat", "convention_tokenizers", "conventions", "corpus_bleu", "count_tokens",
-           "cpu_tensor_kernels", "explain", "identify", "kind_of", "packed_token_limit", "paired_test",
-           "resolve_settings", "resolve_settings_for_language", "score", "scored", "scored_rows", "self_bleu",
-           "self_bleu_statistics", "sentence_bleu",
-           "sentence_scores", "statistics", "tokenizer_for_language"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_ORDER",
+    "MAX_SAMPLES",
+    "MAX_WEIGHT_SETS",
+    "MBR",
+    "OPTIONS",
+    "PAIRED_TESTS",
+    "PRESETS",
+    "SMOOTHING",
+    "TOKENIZERS",
+    "Compared",
+    "Convention",
+    "Corpus",
+    "Estimate",
+    "Explanations",
+    "Identified",
+    "Needs",
+    "Option",
+    "Preset",
+    "Price",
+    "ReferenceCache",
+    "Scored",
+    "ScoredRows",
+    "SelfBleuStatistics",
+    "Settings",
+    "Signature",
+    "Smoothing",
+    "Statistics",
+    "Sums",
+    "Tokenizer",
+    "__version__",
+    "bleu_matrix",
+    "bootstrap",
+    "checked_corpus",
+    "compare",
+    "compat",
+    "convention_tokenizers",
+    "conventions",
+    "corpus_bleu",
+    "count_tokens",
+    "cpu_tensor_kernels",
+    "explain",
+    "identify",
+    "kind_of",
+    "mbr",
+    "packed_token_limit",
+    "paired_test",
+    "resolve_settings",
+    "resolve_settings_for_language",
+    "score",
+    "scored",
+    "scored_rows",
+    "self_bleu",
+    "self_bleu_statistics",
+    "sentence_bleu",
+    "sentence_scores",
+    "statistics",
+    "tokenizer_for_language",
+]
 
 
 def __getattr__(name: str) -> object:

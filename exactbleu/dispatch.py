@@ -15,13 +15,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import counting
-from .counting import Progress, ReferenceCache, Scorer, SelfBleuStatistics
+from .counting import Progress, Reducer, ReferenceCache, Scorer, SelfBleuStatistics
 from .inputs import (
     Checked,
     Corpus,
+    Groups,
     Kind,
     Texts,
     checked_host_corpus,
+    checked_host_groups,
     checked_host_texts,
     kind_of,
     with_references_kept,
@@ -59,6 +61,10 @@ class Processor(Protocol):
 
     def matrix(self, predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
                threads: int | None = None) -> Any: ...
+
+    def grouped_utilities(self, candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                          reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
+                          threads: int | None = None) -> NDArray[np.float64]: ...
 
     def returned(self, scores: NDArray[np.float64], checked: Corpus | Texts) -> Any: ...
 
@@ -121,6 +127,16 @@ def checked_texts(texts: object, name: str, ignore_ids: object | None = None) ->
     return checked_host_texts(texts, name, ignore_ids)
 
 
+def checked_groups(texts: object, name: str, ignore_ids: object | None = None) -> tuple[Texts, NDArray[np.int64]]:
+    """Check texts in groups, as MBR takes them: a list of texts per source (strings or token ids),
+    or a (sources, texts, length) tensor. Returns the texts end to end and each group's size."""
+    if kind_of(texts) == "tensor":
+        from . import device
+
+        return device.checked_groups(texts, name, ignore_ids)
+    return checked_host_groups(texts, name, ignore_ids)
+
+
 def settings_for(kind: Kind, settings: Settings) -> Settings:
     """The settings an input of this kind is counted under: token ids are tokens already."""
     return settings if kind == "text" else for_token_ids(settings)
@@ -169,6 +185,21 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
                             sets, threads)
 
 
+def grouped_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                      reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
+                      threads: int | None = None) -> NDArray[np.float64]:
+    """MBR's utilities, one per candidate end to end (see ``counting.by_source``). Pairwise counts
+    of tensors run on their device; aggregated ones (``probabilities`` given) sum floats, so they
+    run on the host, in one order, wherever the tensors lie."""
+    if probabilities is None:
+        processor, placed = _placed(candidates)
+    else:
+        processor, placed = counting, _on_host(candidates)
+    if references is not None and placed is not candidates:
+        references = _on_host(references)
+    return processor.grouped_utilities(placed, references, groups, settings, reduce, probabilities, threads)
+
+
 def returned(scores: Any, checked: Corpus | Texts) -> Any:
     """Scores as the input's kind takes them: a float64 array, or for tensors a float64 tensor on
     their device."""
@@ -178,11 +209,13 @@ def returned(scores: Any, checked: Corpus | Texts) -> Any:
 __all__ = [
     "CPU_TENSOR_KERNELS",
     "checked_corpus",
+    "checked_groups",
     "checked_texts",
     "checked_threads",
     "corpus_of",
     "corpus_statistics",
     "cpu_tensor_kernels",
+    "grouped_utilities",
     "matrix",
     "returned",
     "self_rows",

@@ -240,3 +240,25 @@ def sacrebleus_standard_error(predictions, references, n_samples=1000):
     rows = metric._extract_corpus_statistics(predictions, streams(references))
     _, resampled = _bootstrap_resample(rows, metric, n_samples)
     return float(np.std([score.score for score in resampled], ddof=1))
+
+
+def mbr_samples(sources, seed, most=12):
+    """MBR's input as a model's samples look: per source (a WMT17 segment), two to ``most``
+    candidates, each a system's output with a few words dropped, swapped or doubled."""
+    import pathlib
+    import random
+
+    from benchmarks.mbr import perturbed  # the benchmark's samples are made alike
+
+    folder = pathlib.Path(__file__).resolve().parent / "data" / "wmt17-en-de" / "systems"
+    outputs = [path.read_text(encoding="utf-8").split("\n")[:-1] for path in sorted(folder.glob("*.de"))]
+    rng = random.Random(seed)
+    samples = []
+    for _ in range(sources):
+        segment = rng.randrange(len(outputs[0]))
+        group = []
+        for _ in range(rng.randint(2, most)):
+            words = perturbed(rng.choice(outputs)[segment].split(), rng.randint(0, 3), rng)
+            group.append(" ".join(words))
+        samples.append(group)
+    return samples

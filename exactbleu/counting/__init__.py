@@ -1,7 +1,8 @@
 """Counting on the host: a corpus becomes its ``Statistics`` (``corpus``: a few segments by the
 definition, the rest by the numpy ``engine``, which reads token texts as bytes (``reading``), in
 worker ``threads``, with a ``ReferenceCache``); texts against each other become Self-BLEU's rows
-and statistics (``ngrams``, ``self_bleu_statistics``) and a BLEU matrix (``matrix_matches``).
+and statistics (``ngrams``, ``self_bleu_statistics``), a BLEU matrix (``matrix_matches``), and
+each source's candidates against its pseudo-references for MBR (``by_source``).
 
 The functions below are what the dispatch calls here, as it calls ``device``'s for tensors.
 """
@@ -10,9 +11,10 @@ The functions below are what the dispatch calls here, as it calls ``device``'s f
 import numpy as np
 from numpy.typing import NDArray
 
-from ..inputs import Corpus, Texts, TokenIds
+from ..inputs import Corpus, Groups, Texts, TokenIds
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics
+from .by_source import BLOCK_PAIRS, Counted, Reducer, host_rows, utilities_by_block
 from .cache import ReferenceCache
 from .corpus import Progress, corpus_tokens, count
 from .matrix_matches import Scorer, matrix_scores
@@ -66,10 +68,22 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
     return matrix_scores(tokens, predictions.size, counted_with(settings), score, sets, thread_count(threads))
 
 
+def grouped_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                      reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
+                      threads: int | None = None) -> NDArray[np.float64]:
+    """One utility per candidate (MBR's), end to end: each block of sources counted, pairwise or
+    against ``probabilities``-weighted aggregates (see ``by_source``), and reduced by ``reduce``."""
+    rows_of = host_rows(candidates, references, groups, settings.tokenize, counted_with(settings), probabilities)
+    # An aggregated block holds rows of candidates, not of pairs: many more sources fit.
+    cells = BLOCK_PAIRS if probabilities is None else BLOCK_PAIRS * 16
+    return utilities_by_block(groups, rows_of, reduce, cells, thread_count(threads))
+
+
 def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> NDArray[np.float64]:
     """Scores as the host gives them: a float64 array."""
     return scores
 
 
-__all__ = ["Progress", "ReferenceCache", "Scorer", "SelfBleuStatistics", "corpus_statistics", "corpus_tokens",
-           "matrix", "returned", "self_rows", "self_rows_against", "shard_statistics"]
+__all__ = ["Counted", "Progress", "Reducer", "ReferenceCache", "Scorer", "SelfBleuStatistics", "corpus_statistics",
+           "corpus_tokens", "grouped_utilities", "matrix", "returned", "self_rows", "self_rows_against",
+           "shard_statistics", "utilities_by_block"]

@@ -27,11 +27,12 @@ Scorer = Callable[[Statistics], NDArray[np.float64]]  # rows' sentence scores: (
 _BLOCK_CELLS = 250_000
 
 
-def _sparse() -> Any:  # scipy.sparse, which ships no types
+def sparse_module(function: str) -> Any:  # scipy.sparse, which ships no types
+    """scipy.sparse, or an ImportError that says ``function`` needs it and how to install it."""
     try:
         from scipy import sparse
     except ImportError:
-        raise ImportError(f"bleu_matrix needs scipy (its sparse matrices), which is not installed here: "
+        raise ImportError(f"{function} needs scipy (its sparse matrices), which is not installed here: "
                           f"{extra('matrix')}") from None
     return sparse
 
@@ -42,7 +43,7 @@ class MatrixSides:
     construction; a block's side, of its predictions alone, when the block is asked for."""
 
     def __init__(self, tokens: Tokens, predictions: int, orders: int):
-        sparse = _sparse()
+        sparse = sparse_module("bleu_matrix")
         self.predictions, self.references, self.orders = predictions, len(tokens.lengths) - predictions, orders
         # per order: the predictions' (text, gram, count) by text, and each level k's reference side
         self.sides: list[tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int, list[Any]]] = []
@@ -68,7 +69,7 @@ class MatrixSides:
     def matches(self, first: int, stop: int) -> np.ndarray:
         """The clipped matches of predictions ``first`` to ``stop`` against every reference, of
         shape (stop - first, references, orders)."""
-        sparse = _sparse()
+        sparse = sparse_module("bleu_matrix")
         matches = np.zeros((stop - first, self.references, self.orders), dtype=np.int64)
         for n, ((text, gram, count), grams, levels) in enumerate(self.sides):
             start, end = np.searchsorted(text, [first, stop])

@@ -1,5 +1,6 @@
 """The torch path: token-id tensors checked on their device (``checks``), each prediction's row
-counted there (``corpus``), Self-BLEU's and a matrix's matches too (``across_texts``). Only rows
+counted there (``corpus``), Self-BLEU's and a matrix's matches too (``across_texts``), and MBR's
+pairs of each source (``by_source``). Only rows
 cross to the host (``transfer``), where the one arithmetic scores them as it scores every other
 row, so the scores are bit for bit those of the same ids as arrays (a device's ``log`` and ``exp``
 are not CPython's); the scores go back to the device. This package imports torch: the dispatch
@@ -12,11 +13,12 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from ..counting import Scorer
-from ..inputs import Checked, Corpus, Texts
+from ..counting import Counted, Reducer, Scorer, utilities_by_block
+from ..inputs import Checked, Corpus, Groups, Texts
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics, other_lengths
 from .across_texts import matrix_matches, self_matches
+from .by_source import TENSOR_BLOCK_PAIRS, checked_group_tensor, tensor_pair_rows
 from .checks import TensorIds, TensorReferences, check_tensor_ids, check_tensor_texts
 from .corpus import sentence_rows
 from .transfer import distinct_rows, host_ids, host_references, joined_texts, on_device_of
@@ -32,6 +34,14 @@ def checked_texts(texts: Any, name: str, ignore_ids: object = None) -> Texts:
     """Texts given as tensors, checked on their device."""
     checked = check_tensor_texts(texts, name, ignore_ids)
     return Texts(checked, "tensor", int(checked.lengths.shape[0]))
+
+
+def checked_groups(value: Any, name: str, ignore_ids: object = None) -> tuple[Texts, NDArray[np.int64]]:
+    """Texts in groups as a (sources, texts per source, length) tensor, checked on its device: the
+    rows, and each source's number of texts."""
+    texts, each = checked_group_tensor(value, name, ignore_ids)
+    sources = int(texts.lengths.shape[0]) // each
+    return Texts(texts, "tensor", sources * each), np.full(sources, each, dtype=np.int64)
 
 
 def _ids_of(checked: Corpus | Texts) -> torch.Tensor:
@@ -101,10 +111,25 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
     return scores[..., inverse].reshape(*scores.shape[:-1], rows_of, references.size)
 
 
+def grouped_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                      reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
+                      threads: int | None = None) -> NDArray[np.float64]:
+    """One utility per candidate, from each source's pairs counted on the tensors' device (the
+    aggregated utilities, float sums, are the host's: ``probabilities`` is None here)."""
+    counted = counted_with(settings)
+    each, theirs_each = int(groups.candidates[0]), int(groups.references[0])
+    theirs = None if references is None else references.values
+
+    def rows_of(first: int, stop: int) -> Counted:
+        return tensor_pair_rows(candidates.values, theirs, each, theirs_each, first, stop, counted)
+
+    return utilities_by_block(groups, rows_of, reduce, TENSOR_BLOCK_PAIRS, 1)
+
+
 def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> torch.Tensor:
     """Scores as a float64 tensor on the device the tensors came from."""
     return on_device_of(scores, _ids_of(checked))
 
 
-__all__ = ["TensorIds", "TensorReferences", "checked_corpus", "checked_texts", "corpus_statistics", "in_cpu_memory",
-           "matrix", "on_host", "returned", "self_rows"]
+__all__ = ["TensorIds", "TensorReferences", "checked_corpus", "checked_groups", "checked_texts", "corpus_statistics",
+           "grouped_utilities", "in_cpu_memory", "matrix", "on_host", "returned", "self_rows"]

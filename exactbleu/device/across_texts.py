@@ -91,11 +91,11 @@ def matrix_matches(texts: TensorIds, predictions: int, orders: int) -> torch.Ten
             table[torch.searchsorted(known, gram[inside]) - start, text[inside] - predictions] = held[inside].to(
                 torch.int32)
             wanted = (slots >= start) & (slots < stop)
-            _add_minima(matches[:, :, n], rows[wanted], slots[wanted] - start, counts[wanted], table)
+            add_minima(matches[:, :, n], rows[wanted], slots[wanted] - start, counts[wanted], table)
     return matches
 
 
-def _add_minima(into: torch.Tensor, rows: torch.Tensor, slots: torch.Tensor, counts: torch.Tensor,
+def add_minima(into: torch.Tensor, rows: torch.Tensor, slots: torch.Tensor, counts: torch.Tensor,
                 table: torch.Tensor) -> None:
     """Add min(count, table[slot]) to ``into[row]`` for each (row, slot, count), a bounded block of
     them at a time."""

@@ -7,6 +7,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
+from .groups import Groups, group_sizes, located
 from .ids import TokenIds, check_token_id_texts, check_token_ids, ignored_ids, is_token_ids
 from .tensors import holds_tensors
 from .text import check_inputs, check_texts, reference_lists
@@ -67,6 +68,18 @@ def checked_host_texts(texts: object, name: str, ignore_ids: object | None = Non
     return Texts(strings, "text", len(strings))
 
 
+def checked_host_groups(value: object, name: str, ignore_ids: object | None = None) -> tuple[Texts, Any]:
+    """Check texts in groups (a list of texts per source), strings or token ids: the texts end to
+    end, checked as ``checked_host_texts`` checks them, and each group's size. A bad text's message
+    names ``name[source][index]``."""
+    texts, sizes = group_sizes(value, name)
+    try:
+        return checked_host_texts(texts, name, ignore_ids), sizes
+    except (TypeError, ValueError) as error:
+        raise located(error, name, sizes, lambda part, where: checked_host_texts(part, where, ignore_ids),
+                      texts) from None
+
+
 def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
     """The corpus with each prediction's references cut as ``rule`` says: "all" of them, the
     "first", or as many as the prediction with the "fewest" has (the option ``keep_references``);
@@ -95,5 +108,5 @@ def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
         raise ValueError(f"ignore_ids applies to token ids, but the {name} are text")
 
 
-__all__ = ["Checked", "Corpus", "Kind", "Texts", "TokenIds", "checked_host_corpus",
+__all__ = ["Checked", "Corpus", "Groups", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_groups",
            "checked_host_texts", "kind_of", "with_references_kept"]

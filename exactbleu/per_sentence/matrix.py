@@ -9,12 +9,14 @@ from typing import Any, cast
 from ..dispatch import checked_texts, checked_threads, matrix, returned, settings_for
 from ..limits import MAX_CELLS
 from ..options import PresetChoice, check_no_output_options, check_whole_corpus, resolve_settings
-from ..scoring import scores_of_rows, several_weight_sets
+from ..scoring import scored_rows_of, scores_of_rows, several_weight_sets
+from ..sufficient_statistics import Statistics
 from .scores import Scores
 
 
 def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: PresetChoice = "default", *,
-                ignore_ids: Sequence[int] | None = None, threads: int | None = None, **options: Any) -> Scores:
+                ignore_ids: Sequence[int] | None = None, threads: int | None = None, own_scale: bool = False,
+                **options: Any) -> Scores:
     """Every prediction against every reference: entry ``[i, j]`` is exactly
     ``sentence_bleu(predictions[i], [references[j]], preset, **options)["bleu"]``.
 
@@ -22,7 +24,9 @@ def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: P
     a time, so memory stays bounded; the matrix itself holds at most ``MAX_CELLS`` (10**8)
     entries. Needs scipy (``pip install "exactbleu[matrix]"``). ``threads`` bounds the threads
     that work the blocks out (None: two where two cores are); for tensors, the work runs on
-    their device.
+    their device. With ``own_scale``, each entry is the score on its arithmetic's own scale (``value``) rather
+    than ``bleu``: under sacrebleu's, 0..100, exactly ``BLEU(effective_order=True).sentence_score(
+    predictions[i], [references[j]]).score`` (in the other two, the same number as ``bleu``).
 
     Args:
         predictions, references: lists of texts, or of token ids (see ``corpus_bleu``); here
@@ -50,5 +54,14 @@ def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: P
         raise TypeError(f"predictions and references must both be {both}")
     settings = settings_for(rows.kind, settings)
     sets = len(cast("tuple[Any, ...]", settings.scoring.weights)) if several_weight_sets(settings) else None
-    score = functools.partial(scores_of_rows, settings=settings)
+    if not isinstance(own_scale, bool):
+        raise TypeError(f"own_scale must be True or False, got {own_scale!r:.80}")
+    if own_scale and sets:
+        raise ValueError("own_scale takes one set of n-gram weights, got several")
+    score = functools.partial(_own_scale if own_scale else scores_of_rows, settings=settings)
     return returned(matrix(rows, columns, settings, score, sets, threads), rows)
+
+
+def _own_scale(statistics: Statistics, settings: Any) -> Any:
+    """The rows' per-sentence scores on their arithmetic's own scale."""
+    return scored_rows_of(statistics, settings).value

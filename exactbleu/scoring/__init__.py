@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from ..options import Settings
 from ..options.smoothing import arithmetic_of
-from ..sufficient_statistics import Statistics, Sums
+from ..sufficient_statistics import ExpectedRows, Statistics, Sums
 from . import arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
 from .common import Scored, ScoredRows
 
@@ -42,6 +42,7 @@ __all__ = [
     "Scored",
     "ScoredRows",
     "arithmetic",
+    "expected_scores",
     "first_weight_set",
     "for_sentences",
     "on_percent_scale",
@@ -50,6 +51,7 @@ __all__ = [
     "scored_sums",
     "scores_of_rows",
     "several_weight_sets",
+    "takes_expected_rows",
     "weight_sets",
 ]
 
@@ -113,6 +115,23 @@ def scored_rows_of(statistics: Statistics, settings: Settings) -> ScoredRows:
     weight set)."""
     settings = for_sentences(settings)
     return arithmetic(settings).score_rows(statistics, settings)
+
+
+# The arithmetics whose rows may hold expected counts (fractions): NLTK's counts are whole numbers.
+_EXPECTED_ROWS = {module.NAME: module.score_rows for module in (arithmetic_hf, arithmetic_sacrebleu)}
+
+
+def takes_expected_rows(settings: Settings) -> bool:
+    """Whether the settings' arithmetic scores rows of expected counts (HF's and sacrebleu's do)."""
+    return arithmetic(settings).NAME in _EXPECTED_ROWS
+
+
+def expected_scores(rows: ExpectedRows, settings: Settings) -> NDArray[np.float64]:
+    """Each expected row's per-sentence BLEU, in the settings' arithmetic, as a row of whole counts
+    is scored (``scores_of_rows``), one weight set."""
+    settings = for_sentences(settings)
+    scores: NDArray[np.float64] = _EXPECTED_ROWS[arithmetic(settings).NAME](rows, settings).bleu
+    return scores
 
 
 def first_weight_set(settings: Settings) -> Settings:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..options import Settings
 from ..options.smoothing import HF
-from ..sufficient_statistics import Statistics, Sums
+from ..sufficient_statistics import ExpectedRows, Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
 
 NAME = HF
@@ -67,7 +67,7 @@ def score(sums: Sums, settings: Settings) -> Scored:
     return Scored(bleu, bleu, precisions, brevity_penalty, ratio, 1)
 
 
-def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
+def score_rows(statistics: Statistics | ExpectedRows, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone."""
     matches, totals = statistics.matches, statistics.totals
     max_order = settings.statistics.max_order

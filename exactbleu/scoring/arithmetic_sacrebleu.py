@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from ..options import Settings
 from ..options.smoothing import SACREBLEU, methods_of
-from ..sufficient_statistics import Statistics, Sums
+from ..sufficient_statistics import ExpectedRows, Statistics, Sums
 from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
 
 NAME = SACREBLEU
@@ -85,7 +85,7 @@ def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequenc
     return score, percents, brevity_penalty, ratio
 
 
-def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
+def score_rows(statistics: Statistics | ExpectedRows, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone."""
     method, max_order = settings.scoring.smooth_method, settings.statistics.max_order
     value = cast(float, settings.scoring.smooth_value)  # None only where the method reads none

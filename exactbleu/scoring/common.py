@@ -67,7 +67,8 @@ def exponentials(values: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.fromiter(map(math.exp, values.tolist()), np.float64, len(values))
 
 
-def brevity_ratio(prediction_length: NDArray[np.int64], reference_length: NDArray[np.int64]) -> NDArray[np.float64]:
+def brevity_ratio(prediction_length: NDArray[np.int64],
+                  reference_length: NDArray[np.int64] | NDArray[np.float64]) -> NDArray[np.float64]:
     """c / r of each row where r > 0, as ``float(c) / r`` gives it (both exact in float64); 0.0
     elsewhere."""
     ratio: NDArray[np.float64] = np.divide(prediction_length, reference_length, out=np.zeros(len(prediction_length)),

@@ -105,6 +105,30 @@ class Statistics:
         return Statistics(self.array[index].reshape(-1, 2 + 2 * self.orders), self.orders, references,
                           self.counted_with)
 
+    def distinct(self) -> tuple["Statistics", NDArray[np.int64]]:
+        """The distinct rows (a score is a function of its row: each is then scored once) and where
+        each row is among them. Each row is packed into one int64 key, a column at a time; when the
+        next column would not fit, the keys so far are replaced by their ranks, which take few bits.
+        Sorting keys is several times faster than sorting rows."""
+        rows = self.array
+        if not len(rows):
+            return self, np.zeros(0, dtype=np.int64)
+        if rows.min() < 0:  # no count is negative, but rows read back could hold anything
+            _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+            return self[first], inverse.reshape(-1)
+        key, used = np.zeros(len(rows), dtype=np.int64), 0
+        for column, top in enumerate(rows.max(axis=0).tolist()):
+            width = int(top).bit_length()
+            if used + width > 63:
+                key = np.unique(key, return_inverse=True)[1].reshape(-1).astype(np.int64)
+                used = int(key.max()).bit_length()
+            key, used = (key << width) | rows[:, column], used + width
+        _, inverse = np.unique(key, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        first = np.empty(int(inverse.max()) + 1, dtype=np.int64)
+        first[inverse] = np.arange(len(rows))  # a row of each key: equal keys, equal rows
+        return self[first], inverse
+
     def __add__(self, other: "Statistics") -> "Statistics":
         if not isinstance(other, Statistics):
             return NotImplemented

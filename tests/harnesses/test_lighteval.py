@@ -20,13 +20,12 @@ import sacrebleu
 from sacrebleu.metrics import BLEU
 
 import exactbleu
-from conftest import ROOT
+from conftest import ROOT, client_python
 from oracles import sacrebleus_standard_error, streams, uneven_corpus
 from pages import PAGES, recipe
 
 pytestmark = pytest.mark.slow  # LightEval's start, in a process of its own
 
-LIGHTEVAL = ROOT / ".venv-lighteval" / "bin" / "python"
 TASK = "exactbleu_translation|0"  # the recipe's task, with no few-shot examples
 SAMPLES = 300
 # The "lighteval" preset against LightEval's own function: corpora of 1 to 12 segments, each with one
@@ -38,11 +37,7 @@ PRESET_CORPORA = 200
 def run(tmp_path_factory):
     """LightEval's report on the recipe's run, its own BLEU on the preset corpora and the face's
     errors, with what was given to it."""
-    if not LIGHTEVAL.exists():
-        message = f"LightEval's environment {LIGHTEVAL.parent.parent} is missing: the README's set-up builds it"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    lighteval = client_python(".venv-lighteval")
     scratch = tmp_path_factory.mktemp("lighteval")
     folder = scratch / "task"  # the user's folder: the recipe's file beside a data.jsonl, and nothing else
     folder.mkdir()
@@ -64,7 +59,7 @@ def run(tmp_path_factory):
                    "HF_DATASETS_CACHE": str(cache / "datasets"), "NLTK_DATA": str(cache / "nltk"),
                    "TMPDIR": str(scratch), "SACREBLEU": str(cache / "sacrebleu"), "LIGHTEVAL_DISABLE_TQDM": "1"}
     environment.pop("SACREBLEU_SEED", None)
-    completed = subprocess.run([str(LIGHTEVAL), str(ROOT / "tests" / "harnesses" / "in_lighteval.py"),
+    completed = subprocess.run([str(lighteval), str(ROOT / "tests" / "harnesses" / "in_lighteval.py"),
                                 str(scratch / "job.json"), str(scratch / "report.json")],
                                capture_output=True, text=True, timeout=400, env=environment, cwd=scratch)
     assert completed.returncode == 0, completed.stderr[-6000:]

@@ -62,3 +62,25 @@ def test_a_matrix_too_large_is_refused_before_any_work(monkeypatch):
         exactbleu.bleu_matrix(["a"] * 4, ["b"] * 4)
     with pytest.raises(ValueError, match="at least one prediction and one reference"):
         exactbleu.bleu_matrix(["a"], [])
+
+
+def test_own_scale_entries_are_sacrebleus_sentence_scores_on_its_scale():
+    from sacrebleu.metrics import BLEU
+
+    rng = np.random.default_rng(6)
+    words = np.array("the a cat dog sat ran on in mat home . ,".split())
+    predictions = [" ".join(rng.choice(words, rng.integers(0, 14))) for _ in range(17)]
+    references = [" ".join(rng.choice(words, rng.integers(0, 14))) + " " * int(rng.integers(0, 2)) for _ in range(9)]
+    for options in ({}, {"smooth_method": "floor", "effective_order": False}, {"max_order": 2}):
+        sacrebleus = BLEU(effective_order=options.get("effective_order", True), max_ngram_order=options.get(
+            "max_order", 4), smooth_method=options.get("smooth_method", "exp"))
+        expected = [[sacrebleus.sentence_score(p, [r]).score for r in references] for p in predictions]
+        assert exactbleu.bleu_matrix(predictions, references, "sacrebleu", own_scale=True,
+                                     **options).tolist() == expected
+    # HF's arithmetic states its scores on 0..1: its own scale is bleu's
+    assert (exactbleu.bleu_matrix(predictions, references, own_scale=True).tolist()
+            == exactbleu.bleu_matrix(predictions, references).tolist())
+    with pytest.raises(TypeError, match="own_scale must be True or False"):
+        exactbleu.bleu_matrix(predictions, references, own_scale="yes")
+    with pytest.raises(ValueError, match="own_scale takes one set"):
+        exactbleu.bleu_matrix(predictions, references, own_scale=True, weights=[[1.0], [0.5, 0.5]])

@@ -60,3 +60,11 @@ def test_the_conventions_benchmark_runs_in_smoke_mode(tmp_path):
     printed = smoke_run("conventions.py", tmp_path)
     assert "| every convention | 896 rows (448 conventions, each on both scales) |" in printed
     assert "| online-B.0 | " in printed and "wrote" in printed
+
+
+def test_the_mbr_benchmark_runs_and_the_picks_agree_in_smoke_mode(tmp_path):
+    """mbrs's own decoder beside exactbleu's, in mbrs's environment; exactbleu.mbrs must pick what
+    mbrs's MetricBLEU picks (the benchmark stops otherwise)."""
+    printed = smoke_run("mbr.py", tmp_path)
+    assert "| mbrs `DecoderMBR`, `exactbleu.mbrs.MetricBLEU` |" in printed and "the same |" in printed
+    assert "| 20 x 8 | 1,280 |" in printed

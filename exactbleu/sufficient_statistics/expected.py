@@ -1,0 +1,24 @@
+"""Expected rows: a prediction against a distribution of references rather than one (DeNero et al.,
+2009). Each reference n-gram's count is its expected count over the references, so the clipped
+matches and the reference length are fractions; the prediction's side stays whole. The same
+arithmetic scores them as it scores whole rows."""
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .counted_with import CountedWith
+
+
+class ExpectedRows:
+    """Per prediction: its length and totals per order (ints), its clipped matches against the
+    expected reference counts and the expected reference length (floats)."""
+
+    __slots__ = ("counted_with", "matches", "prediction_length", "reference_length", "totals")
+
+    def __init__(self, prediction_length: NDArray[np.int64], reference_length: NDArray[np.float64],
+                 matches: NDArray[np.float64], totals: NDArray[np.int64], counted_with: CountedWith):
+        self.prediction_length, self.reference_length = prediction_length, reference_length
+        self.matches, self.totals, self.counted_with = matches, totals, counted_with
+
+    def __len__(self) -> int:
+        return len(self.prediction_length)
