@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from ..inputs import Corpus, Groups, Texts, TokenIds
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics
-from .by_source import BLOCK_PAIRS, Counted, Reducer, host_rows, utilities_by_block
+from .by_source import Counted, Reducer, host_utilities, utilities_by_block
 from .cache import ReferenceCache
 from .corpus import Progress, corpus_tokens, count
 from .matrix_matches import Scorer, matrix_scores
@@ -73,10 +73,8 @@ def grouped_utilities(candidates: Texts, references: Texts | None, groups: Group
                       threads: int | None = None) -> NDArray[np.float64]:
     """One utility per candidate (MBR's), end to end: each block of sources counted, pairwise or
     against ``probabilities``-weighted aggregates (see ``by_source``), and reduced by ``reduce``."""
-    rows_of = host_rows(candidates, references, groups, settings.tokenize, counted_with(settings), probabilities)
-    # An aggregated block holds rows of candidates, not of pairs: many more sources fit.
-    cells = BLOCK_PAIRS if probabilities is None else BLOCK_PAIRS * 16
-    return utilities_by_block(groups, rows_of, reduce, cells, thread_count(threads))
+    return host_utilities(candidates, references, groups, settings.tokenize, counted_with(settings), reduce,
+                          probabilities, thread_count(threads))
 
 
 def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> NDArray[np.float64]:

@@ -25,6 +25,8 @@ from .threads import in_threads
 
 # A block's (candidate, pseudo-reference) pairs: each takes about 400 bytes at the peak.
 BLOCK_PAIRS = 250_000
+# An aggregated block's texts: its sorts are fastest at about this size.
+BLOCK_TEXTS = 8_000
 
 
 class Counted(NamedTuple):
@@ -157,10 +159,11 @@ def aggregated_rows(block: Block, probabilities: NDArray[np.float64], counted_wi
                         np.maximum(mine_length[:, None] - np.arange(orders), 0), counted_with)
 
 
-def host_rows(candidates: Texts, references: Texts | None, groups: Groups, tokenize: Tokenizing,
-              counted_with: CountedWith, probabilities: NDArray[np.float64] | None) -> BlockRows:
-    """The rows of a block of sources, counted on the host: pairwise, or against the
-    ``probabilities``-weighted aggregates (one probability per pseudo-reference, end to end)."""
+def host_utilities(candidates: Texts, references: Texts | None, groups: Groups, tokenize: Tokenizing,
+                   counted_with: CountedWith, reduce: Reducer, probabilities: NDArray[np.float64] | None,
+                   threads: int) -> NDArray[np.float64]:
+    """One utility per candidate, each block of sources counted on the host: pairwise, or against
+    the ``probabilities``-weighted aggregates (one probability per pseudo-reference, end to end)."""
     reference_start = groups.starts(groups.references)
 
     def rows_of(first: int, stop: int) -> Counted:
@@ -171,16 +174,19 @@ def host_rows(candidates: Texts, references: Texts | None, groups: Groups, token
         return Counted(aggregated_rows(block, probabilities[start:start + int(block.references.sum())], counted_with),
                        None)
 
-    return rows_of
+    if probabilities is None:
+        return utilities_by_block(groups, rows_of, reduce, BLOCK_PAIRS, threads)
+    # An aggregated block's work is linear in its texts: blocks are counted in texts.
+    return utilities_by_block(groups, rows_of, reduce, BLOCK_TEXTS, threads, pairwise=False)
 
 
-def utilities_by_block(groups: Groups, rows_of: BlockRows, reduce: Reducer, cells: int,
-                       threads: int) -> NDArray[np.float64]:
-    """One utility per candidate, end to end: each block of sources of about ``cells`` pairs
-    counted by ``rows_of`` and its rows reduced by ``reduce``, the blocks in up to ``threads``
-    threads, each into its own candidates' places."""
+def utilities_by_block(groups: Groups, rows_of: BlockRows, reduce: Reducer, cells: int, threads: int,
+                       pairwise: bool = True) -> NDArray[np.float64]:
+    """One utility per candidate, end to end: each block of sources of about ``cells`` pairs (not
+    ``pairwise``: texts) counted by ``rows_of`` and its rows reduced by ``reduce``, the blocks in up
+    to ``threads`` threads, each into its own candidates' places."""
     utilities = np.empty(int(groups.candidates.sum()))
-    bounds = groups.blocks(cells)
+    bounds = groups.blocks(cells, pairwise)
     candidate_start = groups.starts(groups.candidates)
 
     def work(numbers: Sequence[int], stop: threading.Event) -> None:

@@ -19,10 +19,11 @@ class Groups(NamedTuple):
     references: NDArray[np.int64]
     shared: bool
 
-    def blocks(self, cells: int) -> list[tuple[int, int]]:
+    def blocks(self, cells: int, pairwise: bool = True) -> list[tuple[int, int]]:
         """(first, stop) of runs of sources with about ``cells`` (candidate, pseudo-reference) pairs
-        each, at least one source each: the work of one block is held in memory at once."""
-        pairs = np.cumsum(self.candidates * self.references)
+        each (or, not ``pairwise``, texts), at least one source each: the work of one block is held
+        in memory at once."""
+        pairs = np.cumsum(self.candidates * self.references if pairwise else self.candidates + self.references)
         bounds, first = [], 0
         while first < len(pairs):
             before = int(pairs[first - 1]) if first else 0

@@ -103,10 +103,18 @@ def test_token_ids_give_the_utilities_of_the_same_ids_as_words():
 def test_wmt17_samples_in_blocks_and_threads_give_the_loops_utilities(monkeypatch):
     candidates = mbr_samples(12, seed=5)
     expected = plain_utilities(candidates, candidates, "sacrebleu")
-    for blocks, threads in ((10**6, 1), (40, 2), (1, 3)):
+    counted = []
+    real = by_source.pair_rows
+    monkeypatch.setattr(by_source, "pair_rows", lambda block, counted_with: counted.append(
+        len(block.candidates)) or real(block, counted_with))
+    for blocks, threads in ((10**6, 1), (300, 2), (1, 3)):
         monkeypatch.setattr(by_source, "BLOCK_PAIRS", blocks)
+        counted.clear()
         got = exactbleu.mbr(candidates, threads=threads)
         assert [u.tolist() for u in got.utilities] == expected
+        # one block of every source; a few sources a block; a source a block
+        assert sum(counted) == 12 and len(counted) == {10**6: 1, 1: 12}.get(blocks, len(counted))
+        assert blocks != 300 or 1 < len(counted) < 12
 
 
 def aggregated_bleu(candidate, pseudo_references, probabilities, max_order=4):
