@@ -13,9 +13,9 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale, MBR);
 - ``conventions``: every convention's score at once, and those that reproduce a reported score;
-- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``: the faces:
-  sacrebleu's API, the command line, the evaluate metric that ``bleu_metric.py`` loads, torchmetrics'
-  BLEU Metrics, the metrics of lm-evaluation-harness and LightEval tasks, and mbrs's BLEU.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``, ``rewards``: the
+  faces: sacrebleu's API, the command line, the evaluate metric, torchmetrics' Metrics, the metrics
+  of lm-eval and LightEval tasks, mbrs's BLEU, and the RL trainers' rewards.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """

@@ -116,16 +116,23 @@ class Settings:
     scoring: ScoringSettings = ScoringSettings()
     output: OutputSettings = OutputSettings()
     given: frozenset[str] = dataclasses.field(default=frozenset(), compare=False)
+    # What is worked out from these settings once and kept with them (the per-sentence settings, what
+    # the statistics carry): small calls would otherwise pay for it on every call. Not copied by
+    # ``dataclasses.replace``, whose settings are others.
+    memo: dict[str, object] = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
 
     def per_sentence(self) -> "Settings":
         """The settings of a per-sentence score: these, with the effective order that per-sentence
         scores take (``ScoringSettings.sentence_effective_order``: sacrebleu's ``sentence_bleu`` turns it
         on, so its preset does; ``resolve_settings`` states the rule)."""
-        scoring = self.scoring
-        if scoring.effective_order == scoring.sentence_effective_order:
-            return self
-        return dataclasses.replace(self, scoring=dataclasses.replace(
-            scoring, effective_order=scoring.sentence_effective_order))
+        cached = self.memo.get("per_sentence")
+        if cached is None:
+            scoring = self.scoring
+            cached = self if scoring.effective_order == scoring.sentence_effective_order else dataclasses.replace(
+                self, scoring=dataclasses.replace(scoring, effective_order=scoring.sentence_effective_order))
+            self.memo["per_sentence"] = cached
+        assert isinstance(cached, Settings)
+        return cached
 
 
 STAGES = {"tokenize": TokenizeSettings, "statistics": StatisticsSettings, "scoring": ScoringSettings,

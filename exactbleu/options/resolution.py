@@ -271,9 +271,14 @@ def counted_with(settings: Settings) -> "CountedWith":
     from ..sufficient_statistics import CountedWith
     from ..tokenizers import signature_name
 
-    tokenize = settings.tokenize
-    return CountedWith(signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip),
-                       settings.statistics.ref_length, counted_orders(settings), settings.statistics.keep_references)
+    cached = settings.memo.get("counted_with")
+    if cached is None:
+        tokenize = settings.tokenize
+        cached = settings.memo["counted_with"] = CountedWith(
+            signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
+            counted_orders(settings), settings.statistics.keep_references)
+    assert isinstance(cached, CountedWith)
+    return cached
 
 
 def check_all_references(settings: Settings, function: str) -> None:

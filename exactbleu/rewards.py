@@ -1,0 +1,130 @@
+"""BLEU as a reward, in the shape each RL trainer calls one: verl's ``compute_score`` (one sample)
+and its batched form, OpenRLHF's ``reward_func``, TRL's ``bleu_reward``. Each returns a sample's
+``sentence_bleu`` on 0..1, by default sacrebleu's (effective order), exactly that number.
+
+Every form takes the same choices: ``preset`` and any option; ``target_language``, which tokenizes
+as sacrebleu's ``BLEU(trg_lang=...)`` does (zh, ja-mecab, ko-mecab, else 13a); and ``think``, the
+tags of a reasoning section, removed before scoring (``("<think>", "</think>")`` by default; None
+keeps the text whole). A completion's answer is what follows the last closing tag; a completion
+that opens a section and never closes it gave no answer, and scores as an empty one (0). A
+reference is a string, or a list of a sample's references.
+
+None of these imports its trainer: each trainer calls them.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import Settings, resolve_settings_for_language, sentence_bleu, sentence_scores
+
+THINK = ("<think>", "</think>")  # the tags of reasoning models' section, removed before scoring
+DEFAULT_PRESET = "sacrebleu"
+
+_SETTINGS: dict[tuple[Any, ...], Settings] = {}  # a trainer calls with the same choices every step
+
+
+def settings_for_reward(preset: str = DEFAULT_PRESET, target_language: str | None = None,
+                        **options: Any) -> Settings:
+    """The settings of a reward, resolved once per choice (``resolve_settings_for_language``)."""
+    try:
+        key: tuple[Any, ...] | None = (preset, target_language, tuple(sorted(options.items())))
+        hash(key)
+    except TypeError:  # an unhashable option (a list of weights): resolved every time
+        key = None
+    if key is not None and key in _SETTINGS:
+        return _SETTINGS[key]
+    settings = resolve_settings_for_language(target_language, preset, **options)
+    if key is not None and len(_SETTINGS) < 256:
+        _SETTINGS[key] = settings
+    return settings
+
+
+def answer_of(completion: str, think: Sequence[str] | None = THINK) -> str:
+    """The completion without its reasoning section: what follows the last closing tag; "" where
+    a section opens and never closes; the whole text where there is none (or ``think`` is None)."""
+    if not isinstance(completion, str):
+        raise TypeError(f"a completion must be a string, got {type(completion).__name__}: {completion!r:.80}")
+    if think is None:
+        return completion
+    if not (isinstance(think, (tuple, list)) and len(think) == 2 and all(isinstance(tag, str) and tag
+                                                                         for tag in think)):
+        raise ValueError(f"think must be (opening tag, closing tag), two non-empty strings, or None; got {think!r}")
+    opening, closing = think
+    end = completion.rfind(closing)
+    if end >= 0:
+        return completion[end + len(closing):]
+    return "" if opening in completion else completion
+
+
+def _references(reference: Any) -> list[str]:
+    return [reference] if isinstance(reference, str) else list(reference)
+
+
+def compute_score(data_source: Any, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
+                  preset: str = DEFAULT_PRESET, target_language: str | None = None,
+                  think: Sequence[str] | None = THINK, **options: Any) -> float:
+    """verl's reward function, one sample (its ``NaiveRewardManager``): the sentence BLEU of the
+    solution's answer against ``ground_truth`` (a reference, or a list of them). ``preset``,
+    ``target_language``, ``think`` and options come from verl's ``reward_kwargs``;
+    ``data_source`` and ``extra_info`` are verl's and not read."""
+    settings = settings_for_reward(preset, target_language, **options)
+    return float(sentence_bleu(answer_of(solution_str, think), _references(ground_truth), settings)["bleu"])
+
+
+def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str], ground_truths: Sequence[Any],
+                        extra_infos: Sequence[Any] | None = None, *, preset: str = DEFAULT_PRESET,
+                        target_language: str | None = None, think: Sequence[str] | None = THINK,
+                        **options: Any) -> list[float]:
+    """verl's batched reward function (its ``BatchRewardManager``): one sentence BLEU per solution,
+    all at once (``sentence_scores``)."""
+    return _scores(solution_strs, ground_truths, settings_for_reward(preset, target_language, **options), think)
+
+
+def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], *,
+                preset: str = DEFAULT_PRESET, target_language: str | None = None,
+                think: Sequence[str] | None = THINK, **options: Any) -> dict[str, Any]:
+    """OpenRLHF's reward function (``--remote_rm_url reward.py``): each query is its prompt followed
+    by the response, and each label the reference(s). Returns OpenRLHF's dict of tensors:
+    ``rewards`` and ``scores`` (the sentence BLEU of each response) and ``extra_logs``."""
+    try:
+        import torch
+    except ModuleNotFoundError:
+        raise ImportError('reward_func returns torch tensors, and torch is not installed here: '
+                          'pip install "exactbleu[torch]"') from None
+
+    if len(queries) != len(prompts):
+        raise ValueError(f"queries and prompts must have the same length, got {len(queries)} and {len(prompts)}")
+    responses = []
+    for query, prompt in zip(queries, prompts):
+        if not query.startswith(prompt):
+            raise ValueError(f"a query must begin with its prompt (OpenRLHF's queries are prompt + response); "
+                             f"got the query {query[:60]!r} for the prompt {prompt[:60]!r}")
+        responses.append(query[len(prompt):])
+    scores = torch.tensor(_scores(responses, labels, settings_for_reward(preset, target_language, **options), think),
+                          dtype=torch.float32)
+    return {"rewards": scores, "scores": scores, "extra_logs": {"bleu": scores}}
+
+
+def bleu_reward(completions: Sequence[Any], reference: Sequence[Any], preset: str = DEFAULT_PRESET,
+                target_language: str | None = None, think: Sequence[str] | None = THINK,
+                options: Mapping[str, Any] | None = None, **columns: Any) -> list[float]:
+    """TRL's reward function (``GRPOTrainer(reward_funcs=bleu_reward)``): one sentence BLEU per
+    completion against the dataset's ``reference`` column. TRL passes every other column of the
+    dataset too (``columns``): they are not options, and not read; options go in ``options``.
+    Conversational completions (lists of messages) are scored by their last message's content."""
+    texts = [completion[-1]["content"] if isinstance(completion, list) else completion for completion in completions]
+    return _scores(texts, reference, settings_for_reward(preset, target_language, **dict(options or {})), think)
+
+
+def _scores(completions: Sequence[str], references: Sequence[Any], settings: Settings,
+            think: Sequence[str] | None) -> list[float]:
+    if len(completions) != len(references):
+        raise ValueError(f"every completion needs its reference(s): got {len(completions)} completions and "
+                         f"{len(references)} references")
+    answers = [answer_of(completion, think) for completion in completions]
+    scores: list[float] = sentence_scores(answers, [_references(one) for one in references], settings).tolist()
+    return scores
+
+
+__all__ = ["THINK", "answer_of", "bleu_reward", "compute_score", "compute_score_batch", "reward_func",
+           "settings_for_reward"]
