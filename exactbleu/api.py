@@ -87,11 +87,11 @@ def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "defa
     effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
     settings = for_sentences(resolve_settings(preset, **options))
     check_whole_corpus(settings, "sentence_bleu")
-    if kind_of([prediction]) != "text":
-        corpus = checked_corpus([prediction], [references])
-    else:
+    if isinstance(prediction, str) or kind_of([prediction]) == "text":  # a string is text: no more to tell
         prediction, references = check_segment(prediction, references)
         corpus = Corpus([prediction], [references], "text")
+    else:
+        corpus = checked_corpus([prediction], [references])
     settings = settings_for(corpus.kind, settings)
     return result_of_statistics(corpus_statistics(corpus, settings), settings)
 

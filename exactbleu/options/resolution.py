@@ -268,17 +268,16 @@ def counted_orders(settings: Settings) -> int:
 
 def counted_with(settings: Settings) -> "CountedWith":
     """The settings that decide the statistics rows under these settings, as statistics carry them."""
-    from ..sufficient_statistics import CountedWith
-    from ..tokenizers import signature_name
-
     cached = settings.memo.get("counted_with")
     if cached is None:
+        from ..sufficient_statistics import CountedWith
+        from ..tokenizers import signature_name
+
         tokenize = settings.tokenize
         cached = settings.memo["counted_with"] = CountedWith(
             signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
             counted_orders(settings), settings.statistics.keep_references)
-    assert isinstance(cached, CountedWith)
-    return cached
+    return cached  # type: ignore[return-value]  # what was stored under its name
 
 
 def check_all_references(settings: Settings, function: str) -> None:

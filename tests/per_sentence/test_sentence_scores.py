@@ -4,18 +4,25 @@ so the oracles' numbers: HF's bleu on one segment, sacrebleu's sentence_bleu, NL
 
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import exactbleu
+from exactbleu import scoring
 from oracles import OPTIONS, PER_CORPUS, corpora, hf_bleu, outcome
 
 
-@given(corpus=corpora(max_segments=6), preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS)
-def test_every_entry_is_sentence_bleu_bit_for_bit(corpus, preset, drawn):
+@given(corpus=corpora(max_segments=6), preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS,
+       rows_at_once=st.booleans())
+def test_every_entry_is_sentence_bleu_bit_for_bit(corpus, preset, drawn, rows_at_once):
+    """A few rows are scored one by one, by the arithmetic's one-sum form; more, all at once by its
+    many-rows form (``rows_at_once``: every row so, whatever their number). Both are held to it."""
     predictions, references = corpus
     chosen = {name: value for name, value in drawn.items() if name in PER_CORPUS}
-    got = outcome(lambda: exactbleu.sentence_scores(predictions, references, preset, **chosen))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scoring, "FEW_ROWS", -1 if rows_at_once else scoring.FEW_ROWS)
+        got = outcome(lambda: exactbleu.sentence_scores(predictions, references, preset, **chosen))
     expected = outcome(lambda: [exactbleu.sentence_bleu(p, r, preset, **chosen)["bleu"]
                                 for p, r in zip(predictions, references)])
     assert got[0] == expected[0]

@@ -68,3 +68,11 @@ def test_the_mbr_benchmark_runs_and_the_picks_agree_in_smoke_mode(tmp_path):
     printed = smoke_run("mbr.py", tmp_path)
     assert "| mbrs `DecoderMBR`, `exactbleu.mbrs.MetricBLEU` |" in printed and "the same |" in printed
     assert "| 20 x 8 | 1,280 |" in printed
+
+
+def test_the_small_inputs_benchmark_runs_and_its_numbers_agree_in_smoke_mode(tmp_path):
+    """It stops where ours differ from sacrebleu's sentence scores or bleuscore's corpus scores, or
+    where the batched rewards differ from the per-sample one."""
+    printed = smoke_run("small.py", tmp_path)
+    assert "| `exactbleu.sentence_bleu(h, [r], \"sacrebleu\")` |" in printed
+    assert "| `exactbleu.rewards.compute_score_batch`, the step at once" in printed
