@@ -125,14 +125,23 @@ class Settings:
         """The settings of a per-sentence score: these, with the effective order that per-sentence
         scores take (``ScoringSettings.sentence_effective_order``: sacrebleu's ``sentence_bleu`` turns it
         on, so its preset does; ``resolve_settings`` states the rule)."""
+        scoring = self.scoring
+        if scoring.effective_order == scoring.sentence_effective_order:
+            return self
         cached = self.memo.get("per_sentence")
         if cached is None:
-            scoring = self.scoring
-            cached = self if scoring.effective_order == scoring.sentence_effective_order else dataclasses.replace(
+            cached = self.memo["per_sentence"] = dataclasses.replace(
                 self, scoring=dataclasses.replace(scoring, effective_order=scoring.sentence_effective_order))
-            self.memo["per_sentence"] = cached
         assert isinstance(cached, Settings)
         return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        """The settings without their memo: a copy, a pickle or a fingerprint (that of datasets' map)
+        is the same before and after a call fills it."""
+        return {**self.__dict__, "memo": {}}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
 
 
 STAGES = {"tokenize": TokenizeSettings, "statistics": StatisticsSettings, "scoring": ScoringSettings,

@@ -140,3 +140,22 @@ def test_weights_take_any_1_d_sequence_of_numbers_tensors_included():
         with pytest.raises(ValueError) as raised:
             exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, weights=bad)
         assert str(raised.value).startswith("weights")
+
+
+def test_settings_keep_what_they_derive_but_pickle_and_compare_as_before():
+    """What a call works out from the settings once (its per-sentence settings, what the statistics
+    carry) is kept with them, and leaves their pickle (datasets.map's fingerprint), copies and
+    equality as they were."""
+    import copy
+    import pickle
+
+    from exactbleu.options import counted_with
+
+    settings = exactbleu.resolve_settings("sacrebleu", lowercase=True)
+    before = pickle.dumps(settings)
+    exactbleu.sentence_bleu("a b c", ["a b d"], settings)
+    assert settings.memo and settings.per_sentence() is settings.per_sentence()
+    assert counted_with(settings) is counted_with(settings)
+    assert pickle.dumps(settings) == before and pickle.loads(before) == settings
+    assert copy.deepcopy(settings).memo == {} and copy.deepcopy(settings) == settings
+    assert settings.per_sentence().scoring.effective_order and not settings.scoring.effective_order
