@@ -47,6 +47,16 @@ class Option:
 Entry = TypeVar("Entry")
 
 
+# How many times any registry has changed: what was worked out from the registries (resolved
+# settings) is stale once this moves.
+_changes = [0]
+
+
+def registry_changes() -> int:
+    """How many times an entry was registered or removed, in any registry, so far."""
+    return _changes[0]
+
+
 class Registry(Mapping[str, Entry], Generic[Entry]):
     """The entries of one kind of choice, by name, in the order they were registered. ``kind`` is
     the option that chooses among them, as error messages name it."""
@@ -61,11 +71,13 @@ class Registry(Mapping[str, Entry], Generic[Entry]):
         if self._check is not None:
             self._check(entry)
         self._entries[self._name_of(entry)] = entry
+        _changes[0] += 1
         return entry
 
     def unregister(self, name: str) -> None:
         """Remove the entry of this name."""
         del self._entries[name]
+        _changes[0] += 1
 
     def choice(self, value: object) -> Entry:
         """The entry that ``value`` names, or a ValueError naming the option, the value and the choices."""

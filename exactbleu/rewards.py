@@ -20,25 +20,6 @@ from . import Settings, resolve_settings_for_language, sentence_bleu, sentence_s
 THINK = ("<think>", "</think>")  # the tags of reasoning models' section, removed before scoring
 DEFAULT_PRESET = "sacrebleu"
 
-_SETTINGS: dict[tuple[Any, ...], Settings] = {}  # a trainer calls with the same choices every step
-
-
-def settings_for_reward(preset: str = DEFAULT_PRESET, target_language: str | None = None,
-                        **options: Any) -> Settings:
-    """The settings of a reward, resolved once per choice (``resolve_settings_for_language``)."""
-    try:
-        key: tuple[Any, ...] | None = (preset, target_language, tuple(sorted(options.items())))
-        hash(key)
-    except TypeError:  # an unhashable option (a list of weights): resolved every time
-        key = None
-    if key is not None and key in _SETTINGS:
-        return _SETTINGS[key]
-    settings = resolve_settings_for_language(target_language, preset, **options)
-    if key is not None and len(_SETTINGS) < 256:
-        _SETTINGS[key] = settings
-    return settings
-
-
 def answer_of(completion: str, think: Sequence[str] | None = THINK) -> str:
     """The completion without its reasoning section: what follows the last closing tag; "" where
     a section opens and never closes; the whole text where there is none (or ``think`` is None)."""
@@ -67,7 +48,7 @@ def compute_score(data_source: Any, solution_str: str, ground_truth: Any, extra_
     solution's answer against ``ground_truth`` (a reference, or a list of them). ``preset``,
     ``target_language``, ``think`` and options come from verl's ``reward_kwargs``;
     ``data_source`` and ``extra_info`` are verl's and not read."""
-    settings = settings_for_reward(preset, target_language, **options)
+    settings = resolve_settings_for_language(target_language, preset, **options)
     return float(sentence_bleu(answer_of(solution_str, think), _references(ground_truth), settings)["bleu"])
 
 
@@ -77,7 +58,8 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str
                         **options: Any) -> list[float]:
     """verl's batched reward function (its ``BatchRewardManager``): one sentence BLEU per solution,
     all at once (``sentence_scores``)."""
-    return _scores(solution_strs, ground_truths, settings_for_reward(preset, target_language, **options), think)
+    settings = resolve_settings_for_language(target_language, preset, **options)
+    return _scores(solution_strs, ground_truths, settings, think)
 
 
 def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any], *,
@@ -100,8 +82,8 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
             raise ValueError(f"a query must begin with its prompt (OpenRLHF's queries are prompt + response); "
                              f"got the query {query[:60]!r} for the prompt {prompt[:60]!r}")
         responses.append(query[len(prompt):])
-    scores = torch.tensor(_scores(responses, labels, settings_for_reward(preset, target_language, **options), think),
-                          dtype=torch.float32)
+    settings = resolve_settings_for_language(target_language, preset, **options)
+    scores = torch.tensor(_scores(responses, labels, settings, think), dtype=torch.float32)
     return {"rewards": scores, "scores": scores, "extra_logs": {"bleu": scores}}
 
 
@@ -113,7 +95,8 @@ def bleu_reward(completions: Sequence[Any], reference: Sequence[Any], preset: st
     dataset too (``columns``): they are not options, and not read; options go in ``options``.
     Conversational completions (lists of messages) are scored by their last message's content."""
     texts = [completion[-1]["content"] if isinstance(completion, list) else completion for completion in completions]
-    return _scores(texts, reference, settings_for_reward(preset, target_language, **dict(options or {})), think)
+    settings = resolve_settings_for_language(target_language, preset, **dict(options or {}))
+    return _scores(texts, reference, settings, think)
 
 
 def _scores(completions: Sequence[str], references: Sequence[Any], settings: Settings,
@@ -126,5 +109,4 @@ def _scores(completions: Sequence[str], references: Sequence[Any], settings: Set
     return scores
 
 
-__all__ = ["THINK", "answer_of", "bleu_reward", "compute_score", "compute_score_batch", "reward_func",
-           "settings_for_reward"]
+__all__ = ["THINK", "answer_of", "bleu_reward", "compute_score", "compute_score_batch", "reward_func"]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional, cast
 
 from ..limits import MAX_ORDER, MAX_SAMPLES
+from ..registry import registry_changes
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers, tokenizer_for_language
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
@@ -58,8 +59,9 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
             raise ValueError(f"these settings are resolved already: give the options {given} to resolve_settings "
                              f"instead")
         return preset
-    if not options and not defaults and isinstance(preset, str) and preset in _PRESET_SETTINGS:
-        return _PRESET_SETTINGS[preset]  # a preset's own settings, as checked before
+    key = _resolved_key(preset, defaults or {}, options)
+    if key is not None and key in _RESOLVED:
+        return _RESOLVED[key]  # the same call, checked before
     declared = PRESETS.choice(preset)
     given_defaults, given_options = _given(defaults or {}), _given(options)
     merged = _overlay(_overlay(dict(declared.options), given_defaults), given_options)
@@ -67,8 +69,10 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
     settings = Settings(tokenize=_tokenize(merged), statistics=_statistics(merged, weights),
                         scoring=_scoring(merged, declared, weights), output=_output(merged, weights),
                         given=frozenset(given_options))
-    if not options and not defaults and _cacheable(settings):
-        _PRESET_SETTINGS[declared.name] = settings  # frozen, so callers may share it
+    if key is not None and _cacheable(settings):
+        if len(_RESOLVED) >= _RESOLVED_MOST:
+            _RESOLVED.clear()
+        _RESOLVED[key] = settings  # frozen, so callers may share it
     return settings
 
 
@@ -93,7 +97,27 @@ def resolve_settings_for_language(target_language: str | None, preset: str = "de
     return resolve_settings(preset, None, **options)
 
 
-_PRESET_SETTINGS: dict[str, Settings] = {}  # each preset's settings without options, resolved once
+# Settings resolved before, by the call that resolved them: a loop of sentence_bleu (or a trainer's
+# reward) with the same preset and options resolves them once.
+_RESOLVED: dict[tuple[object, ...], Settings] = {}
+_RESOLVED_MOST = 256
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _resolved_key(preset: object, defaults: Mapping[str, object],
+                  options: Mapping[str, object]) -> tuple[object, ...] | None:
+    """The key of a call's settings among those resolved before, or None where they are not kept.
+    Only plain values key it, each by its type and repr, so that 4 and 4.0, or 1 and True, are
+    different calls (the second of each is refused); and the registries' changes so far, so that a
+    name registered since is resolved anew."""
+    if not isinstance(preset, str):
+        return None
+    parts: list[object] = [registry_changes(), preset]
+    for given in (defaults, options):
+        if any(type(value) not in _PLAIN for value in given.values()):
+            return None
+        parts.append(tuple(sorted((name, type(value).__name__, repr(value)) for name, value in given.items())))
+    return tuple(parts)
 
 
 def _cacheable(settings: Settings) -> bool:

@@ -159,3 +159,26 @@ def test_settings_keep_what_they_derive_but_pickle_and_compare_as_before():
     assert pickle.dumps(settings) == before and pickle.loads(before) == settings
     assert copy.deepcopy(settings).memo == {} and copy.deepcopy(settings) == settings
     assert settings.per_sentence().scoring.effective_order and not settings.scoring.effective_order
+
+
+def test_a_call_resolved_before_is_not_resolved_again_nor_checked_less():
+    """resolve_settings keeps what it resolved, by the call: the same call gets the same settings;
+    a value equal but of another type (4.0 for 4, 1 for True) is another call, and refused as ever;
+    a registration since is resolved anew."""
+    first = exactbleu.resolve_settings("nltk", smooth_method="method1", max_order=4)
+    assert exactbleu.resolve_settings("nltk", max_order=4, smooth_method="method1") is first
+    assert exactbleu.resolve_settings("nltk", smooth_method="method1", max_order=3) is not first
+    with pytest.raises(ValueError, match="max_order must be a positive int"):
+        exactbleu.resolve_settings("nltk", smooth_method="method1", max_order=4.0)
+    exactbleu.resolve_settings("sacrebleu", lowercase=True)
+    with pytest.raises((TypeError, ValueError), match="lowercase"):
+        exactbleu.resolve_settings("sacrebleu", lowercase=1)
+    exactbleu.PRESETS.register(exactbleu.Preset("for-one-test", "a preset of this test", {"max_order": 2}))
+    try:
+        assert exactbleu.resolve_settings("for-one-test").statistics.max_order == 2
+        exactbleu.PRESETS.register(exactbleu.Preset("for-one-test", "registered again", {"max_order": 3}))
+        assert exactbleu.resolve_settings("for-one-test").statistics.max_order == 3
+    finally:
+        exactbleu.PRESETS.unregister("for-one-test")
+    with pytest.raises(ValueError, match="for-one-test"):
+        exactbleu.resolve_settings("for-one-test")

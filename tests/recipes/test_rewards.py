@@ -81,6 +81,9 @@ def test_options_languages_and_tags():
     (lambda: rewards.compute_score("d", "a", "a", think=("<think>",)), ["think must be", "('<think>',)"]),
     (lambda: rewards.compute_score("d", 3, "a"), ["completion must be a string", "int"]),
     (lambda: rewards.compute_score("d", "a", "a", smooth_method="nope"), ["smooth_method", "nope"]),
+    # the same option resolved before as an int: a float is still refused
+    (lambda: [rewards.compute_score("d", "a", "a", max_order=4), rewards.compute_score("d", "a", "a", max_order=4.0)],
+     ["max_order must be a positive int", "4.0"]),
     (lambda: rewards.compute_score_batch(["d"], ["a", "b"], ["a"]), ["2 completions and 1 references"]),
     (lambda: rewards.reward_func(["xa"], ["y"], ["a"]), ["must begin with its prompt"]),
     (lambda: rewards.bleu_reward(["a"], ["a"], options={"tokenizer": "nope"}), ["tokenizer", "nope"]),
