@@ -53,11 +53,11 @@ class Block(NamedTuple):
     references: NDArray[np.int64]
     shared: bool
 
-    def source_of(self, texts: int) -> NDArray[np.int64]:
+    def source_of(self) -> NDArray[np.int64]:
         """Each text's source (within the block), candidates first."""
         sources = np.arange(len(self.candidates))
         owners = [np.repeat(sources, self.candidates)] + ([] if self.shared else [np.repeat(sources, self.references)])
-        return np.concatenate(owners)[:texts]
+        return np.concatenate(owners)
 
     def first_reference(self) -> int:
         """Where the pseudo-references' texts start among the block's texts."""
@@ -86,10 +86,11 @@ def _block(candidates: Texts, references: Texts | None, groups: Groups, first: i
     return Block(tokens, groups.candidates[first:stop], groups.references[first:stop], references is None)
 
 
-def _keyed(block: Block, text: NDArray[np.int64], gram: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
-    """Each (text, n-gram) pair's key, (n-gram, source) made dense, and how many keys there are."""
-    sources = len(block.candidates)
-    distinct, key = np.unique(gram * sources + block.source_of(len(block.tokens.lengths))[text], return_inverse=True)
+def _keyed(source: NDArray[np.int64], sources: int, text: NDArray[np.int64],
+           gram: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+    """Each (text, n-gram) pair's key, (n-gram, the text's ``source``) made dense, and how many
+    keys there are."""
+    distinct, key = np.unique(gram * sources + source[text], return_inverse=True)
     return key.reshape(-1), len(distinct)
 
 
@@ -104,12 +105,14 @@ def pair_rows(block: Block, counted_with: CountedWith) -> Statistics:
     # Pair (c, r) of a source is row base[c] + place[r]: where c's pairs start, and r's place in its source.
     each = references[owner]
     base = np.cumsum(each) - each
-    place = np.arange(theirs_count) - np.repeat(np.cumsum(references) - references, references)
+    reference_start = np.cumsum(references) - references
+    place = np.arange(theirs_count) - np.repeat(reference_start, references)
+    source = block.source_of()
     rows = np.zeros((int(each.sum()), 2 + 2 * orders), dtype=np.int64)  # the Statistics' rows, filled in place
     for n, counts in enumerate(ngram_counts(block.tokens, orders)):
         if not len(counts.text):
             break
-        key, keys = _keyed(block, counts.text, counts.gram)
+        key, keys = _keyed(source, len(candidates), counts.text, counts.gram)
         mine = counts.text < texts
         theirs = counts.text >= first_reference
         for k in range(1, int(counts.count.max()) + 1):
@@ -127,7 +130,7 @@ def pair_rows(block: Block, counted_with: CountedWith) -> Statistics:
     lengths = block.tokens.lengths
     rows[:, 0] = lengths[candidate]
     rows[:, 1] = lengths[first_reference + (np.arange(len(rows)) - base[candidate])
-                         + np.repeat(np.cumsum(references) - references, candidates * references)]
+                         + np.repeat(reference_start, candidates * references)]
     rows[:, 2 + orders:] = np.maximum(rows[:, :1] - np.arange(orders), 0)
     return Statistics(rows, orders, None, counted_with)
 
@@ -140,10 +143,11 @@ def aggregated_rows(block: Block, probabilities: NDArray[np.float64], counted_wi
     candidates, references = block.candidates, block.references
     texts, first_reference = int(candidates.sum()), block.first_reference()
     matches = np.zeros((texts, orders))
+    source = block.source_of()
     for n, counts in enumerate(ngram_counts(block.tokens, orders)):
         if not len(counts.text):
             break
-        key, keys = _keyed(block, counts.text, counts.gram)
+        key, keys = _keyed(source, len(candidates), counts.text, counts.gram)
         theirs = counts.text >= first_reference
         expected = np.bincount(key[theirs], probabilities[counts.text[theirs] - first_reference] * counts.count[theirs],
                                minlength=keys)
