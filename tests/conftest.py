@@ -268,3 +268,21 @@ def space_client(space_server):
     client = Client(space_server[0], verbose=False)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def sacrebleu_folder(tmp_path_factory):
+    """A $SACREBLEU folder whose models/ holds a small SentencePiece model (trained here, on WMT17's
+    reference) under each of sacrebleu's file names, and as small.model."""
+    import sentencepiece
+
+    folder = tmp_path_factory.mktemp("sacrebleu")
+    (folder / "models").mkdir()
+    text = folder / "train.txt"
+    text.write_text("\n".join(read_lines(WMT17 / "newstest2017.ref.de")[:2000]) + "\n", encoding="utf-8")
+    sentencepiece.SentencePieceTrainer.train(input=str(text), model_prefix=str(folder / "small"), vocab_size=1000,
+                                             hard_vocab_limit=False, character_coverage=0.9995,
+                                             minloglevel=2)
+    for name in ("sacrebleu_tokenizer_spm.model", "flores200sacrebleuspm", "spbleu-1k_tokenizer_spm.model"):
+        (folder / "models" / name).write_bytes((folder / "small.model").read_bytes())
+    return folder

@@ -1,6 +1,6 @@
 """spBLEU: tokenizer="flores101", "flores200", "spBLEU-1K" and "spm" give sacrebleu's pieces and scores with the
 same model file, found where sacrebleu keeps it or given by spm_model=, and nothing is downloaded.
-The model is a small one that this test trains with sentencepiece."""
+The model is a small one that tests/conftest.py trains with sentencepiece."""
 
 import contextlib
 import io
@@ -11,26 +11,7 @@ import pytest
 import sacrebleu.tokenizers.tokenizer_spm as sacrebleu_spm
 from sacrebleu.metrics import BLEU
 
-from conftest import WMT17, read_lines
 from exactbleu import options, tokenizers
-
-
-
-@pytest.fixture(scope="module")
-def sacrebleu_folder(tmp_path_factory):
-    """A $SACREBLEU folder whose models/ holds a small model under each of sacrebleu's file names."""
-    import sentencepiece
-
-    folder = tmp_path_factory.mktemp("sacrebleu")
-    (folder / "models").mkdir()
-    text = folder / "train.txt"
-    text.write_text("\n".join(read_lines(WMT17 / "newstest2017.ref.de")[:2000]) + "\n", encoding="utf-8")
-    sentencepiece.SentencePieceTrainer.train(input=str(text), model_prefix=str(folder / "small"), vocab_size=1000,
-                                             hard_vocab_limit=False, character_coverage=0.9995,
-                                             minloglevel=2)
-    for name in ("sacrebleu_tokenizer_spm.model", "flores200sacrebleuspm", "spbleu-1k_tokenizer_spm.model"):
-        (folder / "models" / name).write_bytes((folder / "small.model").read_bytes())
-    return folder
 
 
 @pytest.fixture()
