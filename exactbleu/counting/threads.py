@@ -113,7 +113,7 @@ class _Worker:
     though it still runs."""
 
     def __init__(self, run: Callable[[], None], stop: threading.Event):
-        self.entered, self.done, self.asked = threading.Event(), threading.Event(), False
+        self.entered, self.done, self.asked, self.started = threading.Event(), threading.Event(), False, False
 
         def body() -> None:
             self.entered.set()
@@ -128,12 +128,14 @@ class _Worker:
     def start(self) -> None:
         self.asked = True
         self.thread.start()
+        self.started = True
 
     def launched(self) -> bool:
-        """Whether the thread runs or has run. A thread that was asked to start enters its body
-        at once when it was launched; one that has not entered within ``_LAUNCH_GRACE`` seconds
-        was never launched (the interrupt landed before), and would do nothing if it were."""
-        return self.asked and self.entered.wait(_LAUNCH_GRACE)
+        """Whether the thread runs or has run: surely, once its start returned. A start cut short
+        may have launched it, which then enters its body at once; one that has not entered within
+        ``_LAUNCH_GRACE`` seconds is taken as never launched: were it launched after all (on a
+        machine too busy to run it for that long), it finds ``stop`` set and does nothing."""
+        return self.started or (self.asked and self.entered.wait(_LAUNCH_GRACE))
 
     def wait(self) -> None:
         """Until the thread, if launched, is gone."""

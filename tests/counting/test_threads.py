@@ -125,3 +125,31 @@ def test_an_interrupt_inside_a_workers_start_leaves_none_running(shape, launched
     monkeypatch.undo()
     assert call() == (None if shape == "parts" else list(range(0, 40, 2)))
     assert threading.active_count() == started
+
+
+@pytest.mark.parametrize("shape", ["parts", "pipeline"])
+def test_a_worker_the_machine_runs_late_is_still_waited_for(shape, monkeypatch):
+    """On a machine too busy to run a new thread at once, a worker that was started begins its
+    work after the launch grace: it is waited for all the same, its share is counted, and none is
+    left when the call returns."""
+    monkeypatch.setattr(worker_threads, "_LAUNCH_GRACE", 0.0)
+    started, start = threading.active_count(), threading.Thread.start
+
+    def late(thread):
+        target = getattr(thread, "_target", None)
+        if "_Worker" in getattr(target, "__qualname__", ""):
+            def after_a_while():
+                time.sleep(0.3)
+                target()
+
+            thread._target = after_a_while
+        return start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", late)
+    if shape == "parts":
+        seen = []
+        worker_threads.in_threads(lambda part, stop: seen.extend(part), range(20), 2)
+        assert sorted(seen) == list(range(20))
+    else:
+        assert worker_threads.pipelined(range(3), lambda item: item * 2, 2) == [0, 2, 4]
+    assert threading.active_count() == started

@@ -39,6 +39,12 @@ def children(pid):
                 found.append(int(entry))
     return found
 
+def threads_since(before):
+    # The threads running now that were not in before (a set of threading.enumerate()'s): their
+    # names and targets, so that a failure says whose they are.
+    return sorted((thread.name + " " + getattr(getattr(thread, "_target", None), "__qualname__", "")).strip()
+                  for thread in threading.enumerate() if thread not in before)
+
 import traceback
 outcomes = {{}}
 for name, body in json.load(sys.stdin).items():  # in order: the first sees a process nothing has forked
@@ -199,14 +205,14 @@ def test_threads_sharing_one_metric_each_get_their_own_result(outcomes):
 SCENARIOS["no process, no thread"] = f"""
 forks = []
 os.register_at_fork(before=lambda: forks.append(len(os.listdir("/proc/self/task"))))
-threads_before = threading.active_count()
+threads_before = set(threading.enumerate())
 predictions, references = random_corpus({BIG}, seed=8)
 results = []
 for epoch in range(3):  # evaluate.load and compute once per epoch, as training scripts do
     metric = evaluate.load(PATH, threads=2)
     results.append(metric.compute(predictions=predictions, references=references))
 report({{"forks": forks, "children": children(os.getpid()), "results": results,
-        "threads_left": threading.active_count() - threads_before}})
+        "threads_left": threads_since(threads_before)}})
 """
 
 
@@ -215,7 +221,7 @@ def test_the_metric_starts_no_process_and_leaves_no_thread(outcomes):
     can outlive a script that ends or is killed (timeout, docker stop and Slurm send SIGTERM, then
     SIGKILL), and nothing forks beside a training script's data-loader threads, which can deadlock."""
     outcome = outcome_of(outcomes, "no process, no thread")
-    assert outcome == {"forks": [], "children": [], "threads_left": 0,
+    assert outcome == {"forks": [], "children": [], "threads_left": [],
                        "results": [hf_bleu(*random_corpus(BIG, seed=8))] * 3}
 
 
@@ -238,7 +244,7 @@ calls = {
     "bleu_matrix": lambda threads: exactbleu.bleu_matrix(words, words[:500], threads=threads),
 }
 alone = {name: call(1).tolist() for name, call in calls.items()}  # one thread, nothing interrupted
-threads_before = threading.active_count()
+threads_before = set(threading.enumerate())
 def interrupt(signum, frame):
     raise KeyboardInterrupt
 signal.signal(signal.SIGALRM, interrupt)
@@ -259,7 +265,7 @@ def in_worker():
 with concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
     forked = pool.submit(in_worker).result(timeout=120)
 report({"interrupted": interrupted, "exact": exact, "forked": forked,
-        "threads_left": threading.active_count() - threads_before})
+        "threads_left": threads_since(threads_before)})
 """
 
 
@@ -272,4 +278,4 @@ def test_per_sentence_functions_in_threads_stay_exact_when_interrupted_or_forked
     assert all(outcome["interrupted"][name] >= 2 for name in names), outcome["interrupted"]
     assert outcome["exact"] == {name: [True] * 4 for name in names}
     assert outcome["forked"] == {name: True for name in names}
-    assert outcome["threads_left"] == 0
+    assert outcome["threads_left"] == []
