@@ -13,6 +13,9 @@
    ``exactbleu.rewards``, against the reward that translation RL recipes copy (sacrebleu's
    ``corpus_bleu`` on one sentence, its printed score parsed with a regular expression) and
    ``sacrebleu.sentence_bleu`` per sample. Best of three steps.
+
+The "floor" row is no BLEU: the least a pure-Python BLEU of one pair must do (tokenize it, and
+intersect its n-gram sets), to compare a goal with.
 """
 
 import argparse
@@ -37,6 +40,7 @@ CALLS = [
     ("`sacrebleu.sentence_bleu`", "sacrebleu_sentence_bleu"),
     ("NLTK `sentence_bleu`, tokens given", "nltk"),
     ("bleuscore (Rust), one pair", "bleuscore"),
+    ("the floor in Python: 13a's tokens of the pair and one set intersection per order (no BLEU)", "floor"),
     ("`exactbleu.corpus_bleu`, 8 segments", "corpus_ours"),
     ("bleuscore (Rust), 8 segments", "corpus_bleuscore"),
 ]
@@ -107,6 +111,18 @@ def setup(name: str):
         import bleuscore
 
         return lambda h, r: bleuscore.compute([[r]], [h], 4, False)["bleu"]
+    if name == "floor":
+        # What any pure-Python BLEU of one pair does at the least, at C speed where Python allows:
+        # tokenize both texts (13a's fastest form here) and intersect each order's n-gram sets.
+        # No clipping, lengths, scoring or checks: a floor, not a score.
+        from exactbleu.tokenizers.tokenizer_13a import text_13a
+
+        def floor(h: str, r: str) -> float:
+            a, b = (text_13a([h]) or "").split(), (text_13a([r]) or "").split()
+            return float(sum(len(set(zip(*[a[i:] for i in range(n)])).intersection(zip(*[b[i:] for i in range(n)])))
+                             for n in range(1, 5)))
+
+        return floor
     raise ValueError(name)
 
 
