@@ -7,9 +7,8 @@ as sacrebleu's ``BLEU(trg_lang=...)`` does (zh, ja-mecab, ko-mecab, else 13a); a
 tags of a reasoning section, removed before scoring (``("<think>", "</think>")`` by default; None
 keeps the text whole). A completion's answer is what follows the last closing tag; a completion
 that opens a section and never closes it gave no answer, and scores as an empty one (0). A
-reference is a string, or a list of a sample's references.
-
-None of these imports its trainer: each trainer calls them.
+reference is a string, or a list of a sample's references; the batched forms count a reference
+that a group of completions shares once. None of these imports its trainer.
 """
 
 from collections.abc import Mapping, Sequence

@@ -4,10 +4,12 @@
 (``sufficient_statistics.segment_row``, with Python's sets): numpy's fixed cost per call, which the
 engine spreads over many tokens, would be most of the time there. Every other corpus goes to the
 numpy engine (``engine``), a chunk of segments at a time, in up to two threads, with the
-references' statistics kept in a ``ReferenceCache`` where one is given.
+references' statistics kept in a ``ReferenceCache`` where one is given, and references that
+neighbouring segments share (the samples of one prompt) counted once.
 """
 
 import itertools
+import operator
 import threading
 from collections.abc import Callable, Sequence
 
@@ -27,6 +29,7 @@ Predictions = list[str] | TokenIds
 References = list[list[str]] | TokenIds
 Progress = Callable[[int], object]
 Rows = NDArray[np.int64] | list[list[int]]
+Prepared = tuple[ReferenceStatistics, NDArray[np.int64] | None]  # a chunk's references, and each segment's there
 
 # A few segments: at most this many characters of token text, predictions and references (about
 # 32 segments of 25 tokens), and at most this many documents.
@@ -142,7 +145,7 @@ def _chunked_rows(predictions: Predictions, references: References, settings: Se
     bounds = _chunk_bounds(len(predictions), threads, _chunk_segments(len(predictions), ids))
     key = cache_key(references, reference_count, settings, orders, len(bounds)) if cache is not None else None
     cached = cache.get(key) if cache is not None and key is not None else None
-    prepared: list[ReferenceStatistics | None] = list(cached) if cached else [None] * len(bounds)
+    prepared: list[Prepared | None] = list(cached) if cached else [None] * len(bounds)
     rows: list[NDArray[np.int64]] = [np.zeros((0, 2 + 2 * orders), dtype=np.int64)] * len(bounds)
     budget = _Budget(max_tokens)
 
@@ -155,12 +158,13 @@ def _chunked_rows(predictions: Predictions, references: References, settings: Se
             budget.spend(text)
             chunk_references = prepared[number]
             if chunk_references is None:
-                reference_text, counts = _reference_text(references, start, end, settings)
+                reference_text, counts, groups = _reference_text(references, start, end, settings)
                 budget.spend(reference_text)
-                chunk_references = ReferenceStatistics(reference_text, counts, orders)
+                chunk_references = ReferenceStatistics(reference_text, counts, orders), groups
                 if key:  # kept for the cache; otherwise dropped with this chunk, so memory stays bounded
                     prepared[number] = chunk_references
-            rows[number] = chunk_statistics(text, chunk_references, orders, settings.statistics.ref_length)
+            rows[number] = chunk_statistics(text, chunk_references[0], orders, settings.statistics.ref_length,
+                                            chunk_references[1])
             if progress:
                 progress(end - start)
 
@@ -179,13 +183,36 @@ def _prediction_text(predictions: Predictions, start: int, end: int, settings: S
 
 
 def _reference_text(references: References, start: int, end: int,
-                    settings: Settings) -> tuple[str | TokenTable, list[int]]:
-    """What the engine reads of a chunk's references, and how many each prediction has."""
+                    settings: Settings) -> tuple[str | TokenTable, list[int], NDArray[np.int64] | None]:
+    """What the engine reads of a chunk's references, how many each of its segments has, and where
+    predictions share their references (the samples of one prompt, say), each prediction's segment:
+    the shared references are read and counted once."""
     if isinstance(references, TokenIds):
         chunk = references.grouped(start, end)
-        return id_table(chunk.ids, chunk.lengths), _group_sizes(chunk)
-    segments = references[start:end]
-    return reader_text(list(itertools.chain.from_iterable(segments)), settings.tokenize), list(map(len, segments))
+        return id_table(chunk.ids, chunk.lengths), _group_sizes(chunk), None
+    segments, groups = shared_references(references[start:end])
+    return (reader_text(list(itertools.chain.from_iterable(segments)), settings.tokenize), list(map(len, segments)),
+            groups)
+
+
+# Shared references are counted once where at least this share of a chunk's segments repeats the
+# references of the segment before it, as the samples of one prompt come: comparing neighbours
+# costs about 0.05 ms per 1,000 segments, numbering every distinct list about 0.5 ms.
+_SHARED_AT_LEAST = 0.25
+
+
+def shared_references(segments: list[list[str]]) -> tuple[list[list[str]], NDArray[np.int64] | None]:
+    """Each distinct list of references once, and each segment's among them; or the segments as
+    they are, and None, where few segments share their neighbour's (``_SHARED_AT_LEAST``)."""
+    repeats = sum(map(operator.eq, segments, itertools.islice(segments, 1, None)))  # at C speed
+    if repeats < len(segments) * _SHARED_AT_LEAST:
+        return segments, None  # as in a test set, where every segment has its own
+    keys = list(map(tuple, segments))
+    distinct = dict.fromkeys(keys)  # in order of first sight
+    if len(distinct) == len(segments):
+        return segments, None
+    numbers = {key: number for number, key in enumerate(distinct)}
+    return [list(key) for key in distinct], np.fromiter(map(numbers.__getitem__, keys), np.int64, len(keys))
 
 
 class _Budget:

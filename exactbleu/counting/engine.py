@@ -162,10 +162,18 @@ class ReferenceStatistics:
                 self.unpacked[number] = [tokens[line] for line in range(first, first + int(counts[number]))]
         return ids
 
-    def reference_lengths(self, prediction_lengths: Ints, ref_length: str) -> Ints:
-        """Each segment's reference length for the brevity penalty (see ``reference_lengths``)."""
-        return reference_lengths(self.lengths, self.first_reference, self.segment_of_reference, prediction_lengths,
-                                 ref_length)
+    def reference_lengths(self, prediction_lengths: Ints, ref_length: str, groups: Ints | None = None) -> Ints:
+        """Each prediction's reference length for the brevity penalty (see ``reference_lengths``);
+        ``groups``: each prediction's segment here, where predictions share them."""
+        if groups is None:
+            return reference_lengths(self.lengths, self.first_reference, self.segment_of_reference, prediction_lengths,
+                                     ref_length)
+        # Each prediction's references, laid end to end as though it had them to itself.
+        counts = np.diff(np.append(self.first_reference, len(self.lengths)))[groups]
+        first = np.cumsum(counts) - counts
+        own = np.repeat(self.first_reference[groups] - first, counts) + np.arange(counts.sum())
+        return reference_lengths(self.lengths[own], first, np.repeat(np.arange(len(groups)), counts),
+                                 prediction_lengths, ref_length)
 
     def prediction_ids(self, segment: Ints, low: NDArray[np.uint64],
                        high: NDArray[np.uint64]) -> tuple[Ints, NDArray[np.bool_]]:
@@ -191,40 +199,66 @@ def reference_lengths(lengths: Ints, first_reference: Ints, segment_of_reference
     return np.minimum.reduceat((distance << 32) | lengths, first_reference) & 0xFFFFFFFF
 
 
-def chunk_statistics(text: Text, references: ReferenceStatistics, max_order: int, ref_length: str = "shortest") -> Ints:
+def chunk_statistics(text: Text, references: ReferenceStatistics, max_order: int, ref_length: str = "shortest",
+                     groups: Ints | None = None) -> Ints:
     """The statistics rows of one chunk, as an ``int64`` array of shape (n, 2 + 2N): ``text`` is
     a token text of its predictions (or their ``reading.id_table``), ``references`` their
-    ``ReferenceStatistics``. Each row is its segment's (see above)."""
+    ``ReferenceStatistics``, and ``groups`` each prediction's segment there where predictions share
+    their references (a group of samples of one prompt), which are then counted once; None where
+    each has its own. Each row is its segment's (see above)."""
     table = text if isinstance(text, TokenTable) else token_table(text, references.long_tokens, grow=False)
-    if len(table.lengths) != references.segments:
-        raise ValueError(f"the text holds {len(table.lengths)} predictions, not {references.segments}")
-    matches = np.zeros((references.segments, max_order), dtype=np.int64)
-    ids, known = references.prediction_ids(table.line, table.low, table.high)
-    kept = references.packable[table.line]
+    segments = references.segments if groups is None else len(groups)
+    if len(table.lengths) != segments:
+        raise ValueError(f"the text holds {len(table.lengths)} predictions, not {segments}")
+    matches = np.zeros((segments, max_order), dtype=np.int64)
+    shared = table.line if groups is None else groups[table.line]  # each token's segment in `references`
+    packable = references.packable if groups is None else references.packable[groups]  # each prediction's
+    ids, known = references.prediction_ids(shared, table.low, table.high)
+    kept = packable[table.line]
     segment, ids, known = table.line[kept], ids[kept], known[kept]
-    remaining = remaining_tokens(table.lengths[references.packable])
-    # Unigrams: each slot's count in the prediction, clipped by its most in one reference.
-    predicted = np.bincount(references.offsets[segment[known]] + ids[known], minlength=len(references.most))
-    matches[:, 0] = np.bincount(references.slot_segment, weights=np.minimum(predicted, references.most),
-                                minlength=references.segments).astype(np.int64)
+    remaining = remaining_tokens(table.lengths[packable])
+    # Unigrams: each (prediction, id) slot's count, clipped by the most in one reference.
+    slots = _PredictionSlots(references, groups)
+    predicted = np.bincount(slots.first[segment[known]] + ids[known], minlength=len(slots.most))
+    matches[:, 0] = np.bincount(slots.segment, weights=np.minimum(predicted, slots.most),
+                                minlength=segments).astype(np.int64)
     # Only longer n-grams whose every token occurs on both sides can match: count just those.
-    reference_runs = _runs_of_known(predicted[references.slots] > 0, references.remaining)
+    in_group = predicted if groups is None else np.bincount(references.offsets[groups[segment[known]]] + ids[known],
+                                                            minlength=len(references.most))
+    reference_runs = _runs_of_known(in_group[references.slots] > 0, references.remaining)
     prediction_runs = _runs_of_known(known, remaining)
     for order in range(2, max_order + 1):
-        counted = _order_matches(references, reference_runs, ids, segment, prediction_runs, order)
+        counted = _order_matches(references, reference_runs, ids, segment, prediction_runs, order, groups)
         if counted is None:
             break  # no longer n-gram can match either
         matches[:, order - 1] = counted
 
     if references.unpacked:  # the plain definition, for the segments the keys cannot hold
-        tokens = tokens_of_lines(table.bounds, table.line, list(references.unpacked))
-        for number, reference_tokens in references.unpacked.items():
-            matches[number] = segment_matches(tokens[number], reference_tokens, max_order)
-    return rows_of(table.lengths, references.reference_lengths(table.lengths, ref_length), matches)
+        unpacked = np.flatnonzero(~packable).tolist()
+        tokens = tokens_of_lines(table.bounds, table.line, unpacked)
+        theirs = unpacked if groups is None else groups[unpacked].tolist()
+        for number, their in zip(unpacked, theirs):
+            matches[number] = segment_matches(tokens[number], references.unpacked[their], max_order)
+    return rows_of(table.lengths, references.reference_lengths(table.lengths, ref_length, groups), matches)
+
+
+class _PredictionSlots:
+    """Where each prediction counts its unigrams: a slot per (prediction, id) from ``first``, the
+    slot's prediction (``segment``), and the most times one reference holds its id (``most``).
+    Without groups, the references' own slots, one segment each."""
+
+    def __init__(self, references: ReferenceStatistics, groups: Ints | None):
+        if groups is None:
+            self.first, self.segment, self.most = references.offsets, references.slot_segment, references.most
+            return
+        sizes = references.vocabulary[groups] + 1
+        self.first = np.cumsum(sizes) - sizes
+        self.segment = np.repeat(np.arange(len(groups)), sizes)
+        self.most = references.most[np.repeat(references.offsets[groups] - self.first, sizes) + np.arange(sizes.sum())]
 
 
 def _order_matches(references: ReferenceStatistics, reference_runs: Ints, ids: Ints, segment: Ints,
-                   prediction_runs: Ints, order: int) -> "Ints | None":
+                   prediction_runs: Ints, order: int, groups: Ints | None = None) -> "Ints | None":
     """Each segment's clipped matches of one order above the first, or None where no reference
     n-gram of this order can match. With ids of ``bits`` bits, an n-gram packs exactly into an
     int64 key beside a segment index and a reference index: no hashing, so nothing can collide.
@@ -242,7 +276,11 @@ def _order_matches(references: ReferenceStatistics, reference_runs: Ints, ids: I
     segment_shift = _SEGMENT_SHIFT - references_bits
     keys, positions = _packed_ngrams(ids, prediction_runs, order, bits)
     keys, counts = runs(_grouped_sort(keys | (segment[positions] << segment_shift)))
+    owner = keys >> segment_shift
+    if groups is not None:  # each prediction's n-grams are looked up among its group's references
+        keys = (keys & ((1 << segment_shift) - 1)) | (groups[owner] << segment_shift)
     found = np.minimum(np.searchsorted(reference_keys, keys), len(reference_keys) - 1)
     clipped = np.where(reference_keys[found] == keys, np.minimum(counts, reference_counts[found]), 0)
-    matched: Ints = np.bincount(keys >> segment_shift, weights=clipped, minlength=references.segments).astype(np.int64)
+    segments = references.segments if groups is None else len(groups)
+    matched: Ints = np.bincount(owner, weights=clipped, minlength=segments).astype(np.int64)
     return matched

@@ -143,3 +143,59 @@ def test_a_counted_corpus_of_ids_is_the_chunked_engines_too():
     as_words = [" ".join(map(str, p)) for p in predictions], [[" ".join(map(str, r)) for r in group]
                                                               for group in references]
     assert exactbleu.statistics(predictions, references) == exactbleu.statistics(*as_words, tokenizer="none")
+
+
+@st.composite
+def shared_corpora(draw):
+    """A corpus whose predictions share references in groups (several samples of one prompt), the
+    groups' members laid out in any order, some groups of one."""
+    predictions, references = draw(corpora(max_segments=8, max_references=3))
+    members = [(group, prediction) for group, _ in enumerate(references)
+               for prediction in [predictions[group]] + draw(st.lists(st.sampled_from(predictions), max_size=5))]
+    order = draw(st.permutations(range(len(members))))
+    return [members[index][1] for index in order], [references[members[index][0]] for index in order]
+
+
+@pytest.mark.parametrize("keys", ["packed", "unpackable", "colliding"])
+@given(corpus=shared_corpora(), max_order=st.integers(1, 6), ref_length=st.sampled_from(["shortest", "closest"]))
+def test_references_shared_by_predictions_are_counted_once_and_exactly(keys, corpus, max_order, ref_length):
+    """Predictions that share their references (equal lists, not the same objects) get the rows of
+    the plain definition, each its own, while each list of references is read and counted once."""
+    predictions, references = corpus
+    references = [list(group) for group in references]  # equal, never the same list
+    read = []
+    reader_text = counting.reader_text
+    patches = {"packed": {"SEGMENT_BITS": engine.SEGMENT_BITS}, "unpackable": {"max_token_bits": lambda max_order: 0},
+               "colliding": {"fingerprints": weak_fingerprints}}[keys]
+    with mock.patch.multiple(engine, **patches), mock.patch.object(counting, "_SHARED_AT_LEAST", 0.0), \
+            mock.patch.object(counting, "reader_text", lambda segments, tokenize: (read.append(len(segments)),
+                                                                                   reader_text(segments, tokenize))[1]):
+        fast = fast_rows(predictions, references, max_order, ref_length)
+    assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
+    distinct = {tuple(group) for group in references}
+    assert read[1] == sum(map(len, distinct))  # the predictions' text first, then the references' once each
+
+
+def test_shared_references_are_found_and_numbered_in_order():
+    same = ["a b", "c"]
+    segments, groups = counting.shared_references([same, list(same), ["d"], ["d"], list(same), ["e"]])
+    assert segments == [["a b", "c"], ["d"], ["e"]] and groups.tolist() == [0, 0, 1, 1, 0, 2]
+    segments, groups = counting.shared_references([["a"], ["b"], ["a"], ["a"]])
+    assert segments == [["a"], ["b"]] and groups.tolist() == [0, 1, 0, 0]
+    few = [["a"], ["b"], ["c"], ["d"], ["e"], ["a"]]  # no neighbours alike: not worth numbering
+    assert counting.shared_references(few) == (few, None)
+    assert counting.shared_references(few[:2]) == (few[:2], None) and counting.shared_references([]) == ([], None)
+
+
+def test_shared_references_kept_in_the_reference_cache_count_other_predictions_exactly():
+    rng = random.Random(7)
+    words = "a b c d e , . 1.5".split()
+    sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))  # noqa: E731
+    references = [[sentence()] for _ in range(40) for _ in range(8)]
+    references = [references[8 * (index // 8)] for index in range(len(references))]  # groups of eight
+    cache = exactbleu.ReferenceCache()
+    for _ in range(3):
+        predictions = [sentence() for _ in references]
+        counted = exactbleu.statistics(predictions, references, "sacrebleu", cache=cache)
+        assert (counted.array == plain_rows(predictions, references, 4, "closest")).all()
+    assert len(cache) == 1
