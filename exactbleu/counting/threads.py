@@ -7,9 +7,10 @@ import contextlib
 import functools
 import os
 import queue
+import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -127,7 +128,8 @@ class _Worker:
 
     def start(self) -> None:
         self.asked = True
-        self.thread.start()
+        with _signals_held():
+            self.thread.start()
         self.started = True
 
     def launched(self) -> bool:
@@ -148,6 +150,31 @@ class _Worker:
 
 
 _LAUNCH_GRACE = 1.0
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Signals with a Python handler (Ctrl-C's, an alarm's) wait until the block ends, where the
+    system lets a thread hold them (POSIX): an interrupt inside threading's start, after it lists
+    the thread as starting and before it makes it, would leave it listed forever (CPython 3.11
+    takes it off only on an Exception). The thread made inherits the held signals, which only the
+    main thread handles anyway."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    handled = {number for number in signal.valid_signals() if callable(_handler(number))}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, handled)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _handler(number: int) -> object:
+    try:
+        return signal.getsignal(number)
+    except (ValueError, OSError):  # a number the system does not know
+        return None
 
 
 def _then_waited(here: Callable[[], None], waits: list[Callable[[], None]], stop: threading.Event) -> None:

@@ -153,3 +153,33 @@ def test_a_worker_the_machine_runs_late_is_still_waited_for(shape, monkeypatch):
     else:
         assert worker_threads.pipelined(range(3), lambda item: item * 2, 2) == [0, 2, 4]
     assert threading.active_count() == started
+
+
+@pytest.mark.parametrize("shape", ["parts", "pipeline"])
+def test_an_interrupt_just_before_the_thread_is_made_leaves_no_thread_behind(shape, monkeypatch):
+    """Ctrl-C arrives inside threading's start after it has listed the thread as starting and
+    before it makes it: threading would keep listing it forever (CPython 3.11 removes it only on
+    an Exception). The call raises the interrupt, and no thread is left, listed or running."""
+    started, make = threading.active_count(), threading._start_new_thread
+
+    def interrupted(function, arguments):
+        if "_Worker" in getattr(getattr(getattr(function, "__self__", None), "_target", None), "__qualname__", ""):
+            signal.raise_signal(signal.SIGALRM)  # its handler raises at the next line of Python code
+        return make(function, arguments)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    monkeypatch.setattr(threading, "_start_new_thread", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if shape == "parts":
+                worker_threads.in_threads(lambda part, stop: None, range(20), 2)
+            else:
+                worker_threads.pipelined(range(20), lambda item: item, 2)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    monkeypatch.undo()
+    time.sleep(0.1)
+    assert threading.active_count() == started, threading.enumerate()
