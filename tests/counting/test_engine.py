@@ -185,6 +185,8 @@ def test_shared_references_are_found_and_numbered_in_order():
     few = [["a"], ["b"], ["c"], ["d"], ["e"], ["a"]]  # no neighbours alike: not worth numbering
     assert counting.shared_references(few) == (few, None)
     assert counting.shared_references(few[:2]) == (few[:2], None) and counting.shared_references([]) == ([], None)
+    late = [[str(number)] for number in range(300)] + [["x"]] * 300  # only the first 257 are looked at
+    assert counting.shared_references(late) == (late, None)
 
 
 def test_shared_references_kept_in_the_reference_cache_count_other_predictions_exactly():
