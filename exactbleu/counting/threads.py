@@ -73,7 +73,7 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Consumed], thr
     stop, errors = threading.Event(), []
 
     def worker() -> None:
-        while (held := handoff.get()) is not None:
+        while (held := _taken(handoff)) is not None:
             if stop.is_set():
                 continue  # drained, so that this thread's last put never waits on it
             try:
@@ -105,6 +105,15 @@ def pipelined(produced: Iterable[Item], consume: Callable[[Item], Consumed], thr
     if errors:
         raise errors[0]
     return results
+
+
+def _taken(handoff: "queue.Queue[Item]") -> Item:
+    """The next item handed off, looked for again every 50 ms: an interrupt that lands inside the
+    put that handed it over (in threading's notify) can lose the worker's wake-up, and the worker
+    would wait for ever beside an item, while the put of the end waited for room."""
+    while True:
+        with contextlib.suppress(queue.Empty):
+            return handoff.get(timeout=0.05)
 
 
 class _Worker:

@@ -1,6 +1,7 @@
 """Worker threads count exactly what one thread counts, and end with the call that started them:
 when a worker fails, and when an interrupt lands while the caller waits for them."""
 
+import queue
 import random
 import signal
 import threading
@@ -183,3 +184,26 @@ def test_an_interrupt_just_before_the_thread_is_made_leaves_no_thread_behind(sha
     monkeypatch.undo()
     time.sleep(0.1)
     assert threading.active_count() == started, threading.enumerate()
+
+
+def test_a_lost_wake_up_of_the_pipeline_worker_does_not_hang_it(monkeypatch):
+    """An interrupt inside the put that hands an item over can lose the worker's wake-up (in
+    threading's notify): the worker still takes the item, and the call ends."""
+    class Forgetful(queue.Queue):
+        def put(self, item, block=True, timeout=None):
+            if item is not None and not getattr(self, "forgot", False):
+                self.forgot = True
+                time.sleep(0.2)  # the worker waits for an item by now
+                with self.mutex:  # the item lands; the wake-up is lost
+                    self._put(item)
+                    self.unfinished_tasks += 1
+                return
+            super().put(item, block, timeout)
+
+    monkeypatch.setattr(worker_threads.queue, "Queue", Forgetful)
+    outcome = []
+    caller = threading.Thread(target=lambda: outcome.append(worker_threads.pipelined(range(5), lambda item: item, 2)),
+                              daemon=True)
+    caller.start()
+    caller.join(10)
+    assert outcome == [[0, 1, 2, 3, 4]]
