@@ -163,8 +163,8 @@ def _chunked_rows(predictions: Predictions, references: References, settings: Se
                 chunk_references = ReferenceStatistics(reference_text, counts, orders), groups
                 if key:  # kept for the cache; otherwise dropped with this chunk, so memory stays bounded
                     prepared[number] = chunk_references
-            rows[number] = chunk_statistics(text, chunk_references[0], orders, settings.statistics.ref_length,
-                                            chunk_references[1])
+            reference_statistics, groups = chunk_references
+            rows[number] = chunk_statistics(text, reference_statistics, orders, settings.statistics.ref_length, groups)
             if progress:
                 progress(end - start)
 

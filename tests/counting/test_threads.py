@@ -91,6 +91,11 @@ def test_an_interrupt_while_waiting_for_the_workers_leaves_none_running(shape):
         assert seen[-1] == "stopped" and seen.count(1) < 10  # of the worker's 50 slow items
 
 
+def a_worker(thread):
+    """Whether a thread is one of exactbleu's workers (the others are left alone)."""
+    return "_Worker" in getattr(getattr(thread, "_target", None), "__qualname__", "")
+
+
 @pytest.mark.parametrize("shape", ["parts", "pipeline"])
 @pytest.mark.parametrize("launched", [True, False], ids=["after-the-launch", "before-the-launch"])
 def test_an_interrupt_inside_a_workers_start_leaves_none_running(shape, launched, monkeypatch):
@@ -100,7 +105,7 @@ def test_an_interrupt_inside_a_workers_start_leaves_none_running(shape, launched
     started, start = threading.active_count(), threading.Thread.start
 
     def cut_short(thread):
-        if "_Worker" not in getattr(getattr(thread, "_target", None), "__qualname__", ""):
+        if not a_worker(thread):
             return start(thread)  # only exactbleu's workers are interrupted
         if launched:
             start(thread)
@@ -138,7 +143,7 @@ def test_a_worker_the_machine_runs_late_is_still_waited_for(shape, monkeypatch):
 
     def late(thread):
         target = getattr(thread, "_target", None)
-        if "_Worker" in getattr(target, "__qualname__", ""):
+        if a_worker(thread):
             def after_a_while():
                 time.sleep(0.3)
                 target()
@@ -164,7 +169,7 @@ def test_an_interrupt_just_before_the_thread_is_made_leaves_no_thread_behind(sha
     started, make = threading.active_count(), threading._start_new_thread
 
     def interrupted(function, arguments):
-        if "_Worker" in getattr(getattr(getattr(function, "__self__", None), "_target", None), "__qualname__", ""):
+        if a_worker(getattr(function, "__self__", None)):  # the thread's own _bootstrap
             signal.raise_signal(signal.SIGALRM)  # its handler raises at the next line of Python code
         return make(function, arguments)
 
