@@ -157,7 +157,9 @@ def shared_corpora(draw):
     return [members[index][1] for index in order], [references[members[index][0]] for index in order]
 
 
-@pytest.mark.parametrize("keys", ["packed", "unpackable", "colliding"])
+# The fallbacks' variants are heavy (the plain definition per segment): the full run takes them.
+@pytest.mark.parametrize("keys", ["packed", pytest.param("unpackable", marks=pytest.mark.slow),
+                                  pytest.param("colliding", marks=pytest.mark.slow)])
 @given(corpus=shared_corpora(), max_order=st.integers(1, 6), ref_length=st.sampled_from(["shortest", "closest"]))
 def test_references_shared_by_predictions_are_counted_once_and_exactly(keys, corpus, max_order, ref_length):
     """Predictions that share their references (equal lists, not the same objects) get the rows of
