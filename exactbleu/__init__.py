@@ -13,9 +13,9 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale, MBR);
 - ``conventions``: every convention's score at once, and those that reproduce a reported score;
-- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``, ``rewards``: the
-  faces: sacrebleu's API, the command line, the evaluate metric, torchmetrics' Metrics, the metrics
-  of lm-eval and LightEval tasks, mbrs's BLEU, and the RL trainers' rewards.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``, ``rewards``, ``verl``:
+  the faces: sacrebleu's API, the command line, the evaluate metric, torchmetrics' Metrics, the
+  metrics of lm-eval and LightEval tasks, mbrs's BLEU, the RL trainers' rewards, verl's batch manager.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """
@@ -28,13 +28,18 @@ from .version import __version__
 if TYPE_CHECKING:  # the names, for type checkers; at run time they load when first used
     from . import compat
     from .api import (
+        HARNESS_PRESET,
+        HARNESS_RESAMPLES,
+        SampleScore,
         bootstrap,
         compare,
         corpus_bleu,
         count_tokens,
         explain,
         paired_test,
+        resolve_harness_settings,
         score,
+        score_samples,
         scored,
         scored_rows,
         sentence_bleu,
@@ -53,6 +58,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         Settings,
         Signature,
         Smoothing,
+        check_whole_corpus,
         resolve_settings,
         resolve_settings_for_language,
     )
@@ -67,13 +73,14 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
 # Each public name and the module that defines it. They load when first used (PEP 562), so that
 # `exactbleu --help` and `python -m exactbleu` start without numpy.
 _PUBLIC: dict[str, str] = {
-    **dict.fromkeys(["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
+    **dict.fromkeys(["HARNESS_PRESET", "HARNESS_RESAMPLES", "SampleScore", "bootstrap", "compare", "corpus_bleu",
+                     "count_tokens", "explain", "paired_test", "resolve_harness_settings", "score", "score_samples",
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
     **dict.fromkeys(["MBR", "bleu_matrix", "mbr", "self_bleu", "self_bleu_statistics", "sentence_scores"],
                     ".per_sentence"),
     **dict.fromkeys(["Convention", "Identified", "convention_tokenizers", "conventions", "identify"], ".conventions"),
     **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
-                     "resolve_settings", "resolve_settings_for_language"], ".options"),
+                     "check_whole_corpus", "resolve_settings", "resolve_settings_for_language"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",
                      "packed_token_limit"], ".limits"),
     **dict.fromkeys(["TOKENIZERS", "Needs", "Price", "Tokenizer", "tokenizer_for_language"], ".tokenizers"),
@@ -88,6 +95,8 @@ _PUBLIC: dict[str, str] = {
 }
 
 __all__ = [
+    "HARNESS_PRESET",
+    "HARNESS_RESAMPLES",
     "MAX_CELLS",
     "MAX_ORDER",
     "MAX_SAMPLES",
@@ -109,6 +118,7 @@ __all__ = [
     "Preset",
     "Price",
     "ReferenceCache",
+    "SampleScore",
     "Scored",
     "ScoredRows",
     "SelfBleuStatistics",
@@ -121,6 +131,7 @@ __all__ = [
     "__version__",
     "bleu_matrix",
     "bootstrap",
+    "check_whole_corpus",
     "checked_corpus",
     "compare",
     "compat",
@@ -135,9 +146,11 @@ __all__ = [
     "mbr",
     "packed_token_limit",
     "paired_test",
+    "resolve_harness_settings",
     "resolve_settings",
     "resolve_settings_for_language",
     "score",
+    "score_samples",
     "scored",
     "scored_rows",
     "self_bleu",

@@ -11,8 +11,9 @@ checks its inputs once (``dispatch.corpus_of``), then counts, and scores by the 
 True
 """
 
+import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +32,7 @@ from .options import (
     check_whole_corpus,
     counted_orders,
     resolve_settings,
+    resolve_settings_for_language,
 )
 from .scoring import (
     Scored,
@@ -178,6 +180,47 @@ def bootstrap(statistics: Statistics, preset: PresetChoice = "default", **option
     return bootstrap_estimate(checked_statistics(statistics, settings), settings)
 
 
+# The harnesses' own BLEU (lm-eval's, LightEval's) is sacrebleu's, and sacrebleu's bootstrap takes 1,000
+# resamples: so do the faces that stand in for it, by default.
+HARNESS_PRESET = "sacrebleu"
+HARNESS_RESAMPLES = 1000
+
+
+class SampleScore(NamedTuple):
+    """The corpus score of a harness's per-sample rows on 0..100, and its bootstrap standard error on
+    0..100 (nan where it is not asked for, or for fewer than two samples, which have no spread)."""
+
+    bleu: float
+    standard_error: float
+
+
+def resolve_harness_settings(target_language: str | None = None, preset: str = HARNESS_PRESET, *,
+                             n_bootstrap: int = HARNESS_RESAMPLES, **options: Any) -> Settings:
+    """The settings of a face whose harness keeps each sample's statistics row and sums them when it
+    aggregates (lm-eval's ``TaskMetric``, LightEval's corpus metric), checked when the task loads:
+    ``resolve_settings_for_language``'s, with ``n_bootstrap`` resamples (at least 2) for the standard
+    error. A rule under which per-sample rows do not add up is refused here (``check_whole_corpus``)."""
+    settings = resolve_settings_for_language(target_language, preset, n_bootstrap=n_bootstrap, **options)
+    check_whole_corpus(settings, "a harness sums per-sample statistics rows (lm-eval's own `bleu` metric gives the "
+                                 "\"lm-eval\" number)")
+    if settings.output.n_bootstrap < 2:
+        raise ValueError(f"n_bootstrap must be at least 2 for a standard error, got {n_bootstrap!r}")
+    return settings
+
+
+def score_samples(samples: Sequence[Mapping[str, Sequence[Any]]], preset: PresetChoice = HARNESS_PRESET, *,
+                  standard_error: bool = True, **options: Any) -> SampleScore:
+    """A harness's aggregation: the corpus score of its samples' rows (each an ``as_dict()`` of one
+    sample's statistics, as the harness logged it), and with ``standard_error`` the standard
+    deviation of ``n_bootstrap`` resampled corpus scores (Bessel's correction, as lm-eval's own)."""
+    settings = resolve_settings(preset, **options)
+    rows = Statistics.from_dicts(samples)
+    value = scored(rows, settings).percent()
+    if not standard_error or len(rows) < 2:
+        return SampleScore(value, math.nan)
+    return SampleScore(value, bootstrap(rows, settings).standard_error_percent())
+
+
 def count_tokens(texts: Sequence[str], preset: PresetChoice = "default", **options: Any) -> int:
     """How many tokens the texts hold under the options' tokenizing: what ``max_tokens`` bounds."""
     if kind_of(texts) != "text":
@@ -282,5 +325,6 @@ def _check_test(systems: object, what: str, baseline: str | None, test: str, n_s
         raise ValueError(f"{function} takes one weight set at a time, got several weights")
 
 
-__all__: list[str] = ["bootstrap", "compare", "corpus_bleu", "count_tokens", "explain", "paired_test", "score",
+__all__: list[str] = ["HARNESS_PRESET", "HARNESS_RESAMPLES", "SampleScore", "bootstrap", "compare", "corpus_bleu",
+                      "count_tokens", "explain", "paired_test", "resolve_harness_settings", "score", "score_samples",
                       "scored", "scored_rows", "sentence_bleu", "statistics"]

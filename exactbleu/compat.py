@@ -7,7 +7,8 @@ exactbleu's one core under the ``"sacrebleu"`` preset:
   references per prediction; ``sentence_bleu(hypothesis, references)``, with effective order;
 - ``BLEU(...)`` with ``corpus_score``, ``sentence_score``, ``get_signature`` and ``compute_bleu``;
 - ``BLEUScore`` with ``.score`` (0..100), ``.counts``, ``.totals``, ``.precisions`` (in percent),
-  ``.bp``, ``.sys_len``, ``.ref_len`` and sacrebleu's ``format``, which the command line prints.
+  ``.bp``, ``.sys_len``, ``.ref_len`` and sacrebleu's ``format``, which the command line prints;
+- ``bleu_settings`` and ``references_per_segment``: ``BLEU``'s fields and streams, checked, for faces.
 """
 
 import json
@@ -87,9 +88,8 @@ class BLEUScore:
     def of(cls, sums: Sums, result: Scored) -> "BLEUScore":
         """The score of summed statistics, on sacrebleu's scale (100 times the score in the other
         arithmetics, as exactbleu's command line prints them)."""
-        to_percent = 100 // result.scale
-        return cls(to_percent * result.value, list(sums.matches), list(sums.totals),
-                   [to_percent * precision for precision in result.precisions], result.brevity_penalty,
+        return cls(result.percent(), list(sums.matches), list(sums.totals), result.percent_precisions(),
+                   result.brevity_penalty,
                    int(sums.prediction_length), int(sums.reference_length), ratio=result.length_ratio)
 
 
@@ -116,22 +116,14 @@ class BLEU:
                  smooth_method: str = "exp", smooth_value: float | None = None,
                  max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False, trg_lang: str = "",
                  references: Sequence[Sequence[str | None]] | None = None):
-        if smooth_method not in SMOOTH_DEFAULTS:
-            raise ValueError(f"smooth_method must be one of {list(SMOOTH_DEFAULTS)} (sacrebleu's), got "
-                             f"{smooth_method!r:.80}")
-        if tokenize is None:  # sacrebleu's choice by target language
-            tokenize = tokenizer_for_language(trg_lang)
+        self._options = _bleu_options(lowercase, tokenize, smooth_method, smooth_value, max_ngram_order,
+                                      effective_order, trg_lang)
         self.lowercase, self.smooth_method, self.smooth_value = lowercase, smooth_method, smooth_value
         self.max_ngram_order, self.effective_order, self.trg_lang = max_ngram_order, effective_order, trg_lang
         self._force = force  # accepted: exactbleu never warns about tokenized input
-        # effective_order is given, so the preset's per-sentence rule never applies: as sacrebleu's.
-        self._options: dict[str, Any] = {"tokenizer": tokenize, "lowercase": lowercase,
-                                         "smooth_method": smooth_method,
-                                         "smooth_value": _value_of(smooth_method, smooth_value),
-                                         "max_order": max_ngram_order, "effective_order": effective_order}
-        self._settings = resolve_settings(SACREBLEU, **self._options)
+        self._settings = resolve_settings(SACREBLEU, **self._options)  # as bleu_settings resolves them
         self._cache = ReferenceCache()
-        self._references = None if references is None else _per_segment(references, None)
+        self._references = None if references is None else references_per_segment(references, None)
         self.num_refs: int | None = None
         self.n_bootstrap: int | None = None
         self.seed: str | None = None
@@ -163,7 +155,7 @@ class BLEU:
                 raise ValueError(f"the references given to BLEU have {len(per_segment)} segments but hypotheses has "
                                  f"{len(hypotheses)}")
         else:
-            per_segment = _per_segment(references, len(hypotheses))
+            per_segment = references_per_segment(references, len(hypotheses))
         counted = statistics(hypotheses, per_segment, self._settings, cache=self._cache)
         counts = set(map(len, per_segment))
         self.num_refs = counts.pop() if len(counts) == 1 else -1
@@ -198,6 +190,25 @@ class BLEU:
         seed = None if self.seed == "none" else int(str(self.seed))
         settings = resolve_settings(SACREBLEU, **self._options, n_bootstrap=self.n_bootstrap, bootstrap_seed=seed)
         return Signature(settings, nrefs, ("bs", self.n_bootstrap))
+
+
+def bleu_settings(lowercase: bool = False, tokenize: str | None = None, smooth_method: str = "exp",
+                  smooth_value: float | None = None, max_ngram_order: int = MAX_NGRAM_ORDER,
+                  effective_order: bool = False, trg_lang: str = "") -> Settings:
+    """The ``Settings`` of sacrebleu's ``BLEU(...)`` fields, as ``BLEU`` here resolves them: for a
+    face whose client configures sacrebleu's BLEU by these fields (mbrs's `MetricBLEU.Config`).
+
+    Refuses what sacrebleu refuses (a ``smooth_method`` other than sacrebleu's four, NLTK's
+    included) and ignores what it ignores: ``smooth_value`` with "exp" and "none", and
+    ``trg_lang`` where ``tokenize`` is given. A ``tokenize`` of None is the target language's
+    tokenizer (13a by default), as sacrebleu chooses it. Under these settings every score is
+    sacrebleu's own number, on its 0..100 scale (``Scored.percent()`` is ``value``).
+
+    Raises:
+        ValueError or TypeError naming the field, its value and the valid choices.
+    """
+    return resolve_settings(SACREBLEU, **_bleu_options(lowercase, tokenize, smooth_method, smooth_value,
+                                                        max_ngram_order, effective_order, trg_lang))
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], smooth_method: str = "exp",
@@ -249,6 +260,22 @@ def results_table(header: tuple[str, str], rows: Sequence[tuple[str, str]]) -> s
     return "\n".join(out)
 
 
+def _bleu_options(lowercase: bool, tokenize: str | None, smooth_method: str, smooth_value: float | None,
+                  max_ngram_order: int, effective_order: bool, trg_lang: str) -> dict[str, Any]:
+    """sacrebleu's BLEU fields as exactbleu's options under the "sacrebleu" preset (the one
+    resolver of ``BLEU`` and ``bleu_settings``). effective_order is given, so the preset's
+    per-sentence rule never applies: as sacrebleu's."""
+    if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
+        # exactbleu's own options take NLTK's methods too, which score on 0..1: not sacrebleu's BLEU.
+        raise ValueError(f"smooth_method must be one of {list(SMOOTH_DEFAULTS)} (sacrebleu's), got "
+                         f"{smooth_method!r:.80}")
+    if tokenize is None:  # sacrebleu's choice by target language
+        tokenize = tokenizer_for_language(trg_lang)
+    return {"tokenizer": tokenize, "lowercase": lowercase, "smooth_method": smooth_method,
+            "smooth_value": _value_of(smooth_method, smooth_value), "max_order": max_ngram_order,
+            "effective_order": effective_order}
+
+
 def _value_of(smooth_method: str, smooth_value: float | None) -> float | None:
     """sacrebleu takes a smooth_value with any method and leaves it unused for "none" and "exp",
     which have no value; the drop-in does the same (exactbleu's own options refuse it there)."""
@@ -263,28 +290,42 @@ def _listed(value: object, name: str) -> list[Any]:
     return list(cast(Iterable[Any], value))
 
 
-def _per_segment(streams: object, hypotheses: int | None) -> list[list[str]]:
-    """sacrebleu's reference streams as a list of references per segment, dropping the Nones; a
-    stream must hold an entry for every hypothesis (sacrebleu's zip would cut the corpus short)."""
-    listed = _listed(streams, "references")
+def references_per_segment(streams: object, hypotheses: int | None,
+                           name: str = "references") -> list[list[str]]:
+    """sacrebleu's reference streams (one list per reference set, each with a reference or None
+    for every hypothesis), checked, as a list of references per segment, the Nones dropped, as
+    sacrebleu drops them. A stream must hold an entry for every hypothesis (sacrebleu's zip would
+    cut the corpus short; ``hypotheses`` None: as many as the first stream). Messages name the
+    caller's argument (``name``) and its indices, ``name[stream][segment]``.
+
+    Raises:
+        TypeError for a stream that is not a list, or an entry neither a string nor None;
+        ValueError for no stream, a stream of another length, or a segment with no reference.
+    """
+    listed = _listed(streams, name)
     if not listed:
-        raise ValueError("references is empty: give at least one reference stream")
+        raise ValueError(f"{name} is empty: give at least one reference stream")
     for number, stream in enumerate(listed):
         if isinstance(stream, str):
-            raise TypeError(f"references must be a list of reference streams (one list per reference set, as "
-                            f"sacrebleu takes them), but references[{number}] is a string: {stream!r:.80}; for "
+            raise TypeError(f"{name} must be a list of reference streams (one list per reference set, as "
+                            f"sacrebleu takes them), but {name}[{number}] is a string: {stream!r:.80}; for "
                             f"one reference set, write [references]")
-        listed[number] = stream = _listed(stream, f"references[{number}]")
+        listed[number] = stream = _listed(stream, f"{name}[{number}]")
         expected = len(listed[0]) if hypotheses is None else hypotheses
         if len(stream) != expected:
-            raise ValueError(f"references[{number}] holds {len(stream)} references but there are {expected} "
+            raise ValueError(f"{name}[{number}] holds {len(stream)} references but there are {expected} "
                              f"hypotheses: sacrebleu's layout is one stream per reference set, each with an entry "
                              f"(or None) for every hypothesis; for a list of references per hypothesis, use "
                              f"exactbleu.corpus_bleu")
+        for index, reference in enumerate(stream):
+            if reference is not None and not isinstance(reference, str):
+                raise TypeError(f"{name}[{number}][{index}] must be a string or None, got "
+                                f"{type(reference).__name__}: {reference!r:.80}")
     per_segment = [[reference for reference in segment if reference is not None] for segment in zip(*listed)]
     for index, segment in enumerate(per_segment):
         if not segment:
-            raise ValueError(f"hypothesis {index} has no reference: every stream holds None there")
+            raise ValueError(f"hypothesis {index} has no reference: every stream of {name} holds None there "
+                             f"({name}[j][{index}])")
     return per_segment
 
 

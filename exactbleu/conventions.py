@@ -52,7 +52,9 @@ class Convention(NamedTuple):
     ``corpus_bleu(predictions, references, preset, **options)`` gives it, or with ``aggregate`` "sentence
     mean" the mean of ``sentence_scores(...)``; ``signature`` names its settings; ``departures``
     counts how far it is from its preset's own number (each option given, a mean of sentences,
-    another scale), which ranks the common conventions first."""
+    another scale), which ranks the common conventions first. ``arithmetic`` names the arithmetic
+    that scores it, and ``percent`` is its score on 0..100 (the core's percent rule), whatever
+    ``scale`` it is written on."""
 
     score: float
     preset: str
@@ -61,6 +63,8 @@ class Convention(NamedTuple):
     scale: int
     signature: str
     departures: int
+    arithmetic: str
+    percent: float
 
 
 class Identified(NamedTuple):
@@ -99,7 +103,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     groups = counter.counts
     keeps = ["all"] + (["first"] if max(groups) > 1 else []) + (["fewest"] if len(set(groups)) > 1 else [])
     rows = []
-    for arithmetic, (preset, scale) in ARITHMETICS.items():
+    for arithmetic in ARITHMETICS:
         for smoothing in _smoothings(arithmetic):
             for tokenizer in chosen:
                 for lowercase in (False, True):
@@ -107,7 +111,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
                         for keep in keeps:
                             options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
                                        "keep_references": keep, **smoothing}
-                            rows += _scored(counter, preset, scale, options)
+                            rows += _scored(counter, arithmetic, options)
     return sorted(rows, key=lambda row: row.departures)
 
 
@@ -241,9 +245,10 @@ class _Counter:
         return self.tokens[tokenize]
 
 
-def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, object]) -> list[Convention]:
+def _scored(counter: _Counter, arithmetic: str, options: dict[str, object]) -> list[Convention]:
     """A convention's rows: its corpus score and (where each sentence can be scored alone) its
     mean of sentence scores, each on both scales."""
+    preset, scale = ARITHMETICS[arithmetic]
     settings = resolve_settings(preset, None, **options)
     given = _given(preset, options)
     statistics = counter(settings)
@@ -253,14 +258,15 @@ def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, objec
     rows = [(AGGREGATES[0], corpus.bleu, corpus.percent(), settings)]
     if settings.statistics.keep_references != "fewest":  # which references count depends on the whole corpus
         sentences = scored_rows(statistics, settings)
-        values = sentences.value * (100 // sentences.scale)
-        rows.append((AGGREGATES[1], float(np.mean(sentences.bleu)), float(np.mean(values)), settings.per_sentence()))
+        rows.append((AGGREGATES[1], float(np.mean(sentences.bleu)), float(np.mean(sentences.percents())),
+                     settings.per_sentence()))
     named, over = _named(preset, given)
     made = []
     for aggregate, bleu, percent, used in rows:
         for on, score in ((1, bleu), (100, percent)):
             departures = len(over) + (aggregate != AGGREGATES[0]) + (on != scale)
-            made.append(Convention(score, named, over, aggregate, on, signature(used, nrefs), departures))
+            made.append(Convention(score, named, over, aggregate, on, signature(used, nrefs), departures, arithmetic,
+                                   percent))
     return [row for row in made if math.isfinite(row.score)]
 
 

@@ -158,7 +158,8 @@ def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = 
     if max_tokens is not None:
         check_int("max_tokens", max_tokens, 1)
     processor, placed = _placed(with_references_kept(corpus, settings.statistics.keep_references))
-    return processor.corpus_statistics(placed, settings, threads, max_tokens, cache, progress)
+    # Rows whose kept references the whole corpus decided carry its mark, so that they score only whole.
+    return processor.corpus_statistics(placed, settings, threads, max_tokens, cache, progress).sealed()
 
 
 def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:

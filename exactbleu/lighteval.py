@@ -28,19 +28,16 @@ except ModuleNotFoundError as error:
                       f'pip install "exactbleu[lighteval]"') from None
 
 from . import (
+    HARNESS_PRESET,
+    HARNESS_RESAMPLES,
     Settings,
-    Statistics,
-    bootstrap,
+    check_whole_corpus,
+    resolve_harness_settings,
     resolve_settings_for_language,
-    scored,
-    sentence_bleu,
+    score_samples,
+    scored_rows,
     statistics,
 )
-
-# LightEval's own corpus BLEU is sacrebleu's, on sacrebleu's 0-100 scale: so is the face's, by default.
-DEFAULT_PRESET = "sacrebleu"
-# sacrebleu's number of resamples for its bootstrap, and the face's.
-DEFAULT_RESAMPLES = 1000
 
 
 def _prediction(model_response: Any) -> str:
@@ -51,7 +48,7 @@ def _prediction(model_response: Any) -> str:
     return str(texts[0])
 
 
-def _references(doc: Any) -> list[str]:
+def _golds(doc: Any) -> list[str]:
     """Every gold of the sample: each choice that its ``gold_index`` names."""
     golds = [str(gold) for gold in doc.get_golds()]
     if not golds:
@@ -68,7 +65,7 @@ class SampleStatistics(SampleLevelComputation):
 
     def compute(self, doc: Any, model_response: Any, **kwargs: Any) -> dict[str, dict[str, list[Any]]]:
         """The sample's row under the corpus metric's name."""
-        return {self.name: statistics([_prediction(model_response)], [_references(doc)], self.settings).as_dict()}
+        return {self.name: statistics([_prediction(model_response)], [_golds(doc)], self.settings).as_dict()}
 
 
 class CorpusBLEU(CorpusLevelComputation):
@@ -81,9 +78,8 @@ class CorpusBLEU(CorpusLevelComputation):
     def compute_corpus(self, items: Sequence[Mapping[str, list[Any]]]) -> dict[str, float]:
         """``{name: BLEU, name + "_stderr": its standard error}``: the standard deviation of the
         resampled corpus scores, with Bessel's correction, at ``n_bootstrap`` resamples of the rows."""
-        rows = Statistics.from_dicts(items)
-        error = bootstrap(rows, self.settings).standard_error_percent() if len(rows) > 1 else float("nan")
-        return {self.name: scored(rows, self.settings).percent(), f"{self.name}_stderr": error}
+        scored = score_samples(items, self.settings)
+        return {self.name: scored.bleu, f"{self.name}_stderr": scored.standard_error}
 
 
 class SentenceBLEU(SampleLevelComputation):
@@ -93,29 +89,29 @@ class SentenceBLEU(SampleLevelComputation):
         self.settings = settings
 
     def compute(self, doc: Any, model_response: Any, **kwargs: Any) -> float:
-        """sacrebleu's ``sentence_bleu`` under the default preset (effective order)."""
-        result = sentence_bleu(_prediction(model_response), _references(doc), self.settings)
-        return 100.0 * float(result["bleu"])
+        """sacrebleu's ``sentence_bleu`` score under the default preset (effective order)."""
+        rows = statistics([_prediction(model_response)], [_golds(doc)], self.settings)
+        return float(scored_rows(rows, self.settings).percents()[0])
 
 
-def corpus_bleu_metric(name: str = "bleu", *, target_language: str | None = None, preset: str = DEFAULT_PRESET,
-                       n_bootstrap: int = DEFAULT_RESAMPLES, **options: Any) -> Any:
+def corpus_bleu_metric(name: str = "bleu", *, target_language: str | None = None, preset: str = HARNESS_PRESET,
+                       n_bootstrap: int = HARNESS_RESAMPLES, **options: Any) -> Any:
     """A LightEval corpus metric: BLEU over every reference of every sample, and its standard error.
 
     Args:
         name: the metric's name in LightEval's results; its standard error is ``name + "_stderr"``.
         target_language: chooses the tokenizer as sacrebleu does for the target language (zh, ja
             and ko have their own), as LightEval's ``trg_lang``; not with ``tokenizer``.
-        preset: ``"sacrebleu"`` by default, as LightEval's own ``bleu``; any of ``exactbleu.PRESETS``.
-        n_bootstrap: the resamples of the standard error.
+        preset: ``"sacrebleu"`` by default, as LightEval's own ``bleu``; any of ``exactbleu.PRESETS``
+            whose per-sample rows add up (the ``"lm-eval"`` preset's do not: it is refused here).
+        n_bootstrap: the resamples of the standard error, at least 2.
         **options: any option of ``exactbleu.OPTIONS`` that changes a score, checked here.
 
     Returns:
         a ``CorpusLevelMetricGrouping`` for a ``LightevalTaskConfig``'s ``metrics``.
     """
-    settings = _settings(name, target_language, preset, n_bootstrap=n_bootstrap, **options)
-    if settings.output.n_bootstrap < 2:
-        raise ValueError(f"n_bootstrap must be at least 2 for a standard error, got {n_bootstrap!r}")
+    _check_name(name)
+    settings = resolve_harness_settings(target_language, preset, n_bootstrap=n_bootstrap, **options)
     names = [name, f"{name}_stderr"]
     return CorpusLevelMetricGrouping(metric_name=names, higher_is_better={name: True, names[1]: False},
                                      category=SamplingMethod.GENERATIVE,
@@ -124,7 +120,7 @@ def corpus_bleu_metric(name: str = "bleu", *, target_language: str | None = None
 
 
 def sentence_bleu_metric(name: str = "sentence_bleu", *, target_language: str | None = None,
-                         preset: str = DEFAULT_PRESET, **options: Any) -> Any:
+                         preset: str = HARNESS_PRESET, **options: Any) -> Any:
     """A LightEval sample-level metric: each sample's sentence BLEU against all its references, on
     0..100 (sacrebleu's ``sentence_bleu`` by default), averaged over the samples.
 
@@ -134,11 +130,20 @@ def sentence_bleu_metric(name: str = "sentence_bleu", *, target_language: str | 
         a ``SampleLevelMetric`` for a ``LightevalTaskConfig``'s ``metrics``.
     """
     return SampleLevelMetric(metric_name=name, higher_is_better=True, category=SamplingMethod.GENERATIVE,
-                             sample_level_fn=SentenceBLEU(_settings(name, target_language, preset, **options)),
+                             sample_level_fn=SentenceBLEU(_sentence_settings(name, target_language, preset,
+                                                                                   **options)),
                              corpus_level_fn=np.mean)
 
 
-def _settings(name: str, target_language: str | None, preset: str, **options: Any) -> Settings:
+def _check_name(name: str) -> None:
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be the metric's name in LightEval's results, a non-empty string; got {name!r}")
-    return resolve_settings_for_language(target_language, preset, **options)
+
+
+def _sentence_settings(name: str, target_language: str | None, preset: str, **options: Any) -> Settings:
+    """A sentence metric's settings, checked when the task loads: a rule that keeps references by the
+    whole corpus has no sentence score."""
+    _check_name(name)
+    settings = resolve_settings_for_language(target_language, preset, **options)
+    check_whole_corpus(settings, "sentence_bleu_metric")
+    return settings

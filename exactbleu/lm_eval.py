@@ -10,25 +10,21 @@ list and hands a task's aggregation no ``bootstrap_iters``: the error is a metri
 face's ``n_bootstrap`` resamples.
 """
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import (
+    HARNESS_PRESET,
+    HARNESS_RESAMPLES,
     Settings,
     Statistics,
-    bootstrap,
-    resolve_settings_for_language,
-    scored,
+    resolve_harness_settings,
+    score_samples,
     statistics,
 )
 
 # The metric names a task's YAML lists, each with the aggregation of the same name.
 METRICS = ("bleu", "bleu_bootstrap_stderr")
-# lm-eval's own BLEU is sacrebleu's, on sacrebleu's 0-100 scale: so is the face's, by default.
-DEFAULT_PRESET = "sacrebleu"
-# sacrebleu's number of resamples for its bootstrap, and the face's.
-DEFAULT_RESAMPLES = 1000
 
 
 class TaskMetric:
@@ -39,8 +35,10 @@ class TaskMetric:
             one string.
         target_language: chooses the tokenizer as sacrebleu does for the target language (zh, ja
             and ko have their own); not with ``tokenizer``.
-        preset: ``"sacrebleu"`` by default, as lm-eval's own ``bleu``; any of ``exactbleu.PRESETS``.
-        n_bootstrap: the resamples of ``bleu_bootstrap_stderr``.
+        preset: ``"sacrebleu"`` by default, as lm-eval's own ``bleu``; any of ``exactbleu.PRESETS``
+            whose rows add up: the ``"lm-eval"`` preset keeps references by the whole corpus, which
+            per-sample rows cannot, and is refused here (lm-eval's own ``bleu`` gives its number).
+        n_bootstrap: the resamples of ``bleu_bootstrap_stderr``, at least 2.
         **options: any option of ``exactbleu.OPTIONS`` that changes a score, checked here, when
             the task is loaded.
 
@@ -49,15 +47,13 @@ class TaskMetric:
     """
 
     def __init__(self, references: str = "references", *, target_language: str | None = None,
-                 preset: str = DEFAULT_PRESET, n_bootstrap: int = DEFAULT_RESAMPLES, **options: Any):
+                 preset: str = HARNESS_PRESET, n_bootstrap: int = HARNESS_RESAMPLES, **options: Any):
         if not isinstance(references, str) or not references:
             raise TypeError(f"references must name a field of the task's documents, a non-empty string; "
                             f"got {references!r}")
         self.references = references
-        self.settings: Settings = resolve_settings_for_language(target_language, preset, n_bootstrap=n_bootstrap,
-                                                                **options)
-        if self.settings.output.n_bootstrap < 2:
-            raise ValueError(f"n_bootstrap must be at least 2 for a standard error, got {n_bootstrap!r}")
+        self.settings: Settings = resolve_harness_settings(target_language, preset, n_bootstrap=n_bootstrap,
+                                                           **options)
         self.__name__ = "exactbleu"  # lm-eval names what a YAML's !function returns by its __name__
 
     def process_results(self, doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, dict[str, list[Any]]]:
@@ -71,19 +67,16 @@ class TaskMetric:
         row = statistics([results[0]], [doc[self.references]], self.settings).as_dict()
         return dict.fromkeys(METRICS, row)
 
-    def statistics(self, items: Sequence[Mapping[str, list[Any]]]) -> Statistics:
+    def rows(self, items: Sequence[Mapping[str, list[Any]]]) -> Statistics:
         """The samples' rows, as one ``Statistics`` (checked as it is read back)."""
         return Statistics.from_dicts(items)
 
     def bleu(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
         """The corpus BLEU of the samples, on 0..100: the aggregation named ``bleu``."""
-        return scored(self.statistics(items), self.settings).percent()
+        return score_samples(items, self.settings, standard_error=False).bleu
 
     def bleu_bootstrap_stderr(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
         """The bootstrap standard error of ``bleu``, on 0..100: the standard deviation of the
         resampled corpus scores (with Bessel's correction, as lm-eval's own), at ``n_bootstrap``
         resamples of the rows."""
-        rows = self.statistics(items)
-        if len(rows) < 2:
-            return math.nan
-        return bootstrap(rows, self.settings).standard_error_percent()
+        return score_samples(items, self.settings).standard_error

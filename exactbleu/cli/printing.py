@@ -41,8 +41,7 @@ def sentence_lines(hypotheses: list[str], references: list[list[str]], settings:
     counted = statistics(hypotheses, references, settings)
     rows = scored_rows(counted, settings)
     sign = Signature(settings.per_sentence(), nrefs).format(short=arguments.short)
-    to_percent = 100 // rows.scale
-    columns = zip((to_percent * rows.value).tolist(), (to_percent * rows.precisions).tolist(),
+    columns = zip(rows.percents().tolist(), rows.percent_precisions().tolist(),
                   rows.brevity_penalty.tolist(), rows.length_ratio.tolist(), counted.prediction_length.tolist(),
                   counted.reference_length.tolist())
     for value, precisions, brevity_penalty, ratio, hypothesis_length, reference_length in columns:

@@ -79,7 +79,7 @@ class ScoringSettings:
                           {"action": "store_const", "const": True})
     smooth_method: str | None = option(
         None, "a method of the smoothing table (`exactbleu.SMOOTHING`), which chooses its arithmetic: sacrebleu's "
-        "(`bleu` = score / 100) or NLTK's `SmoothingFunction` methods (`\"method0\"`, no smoothing, is the "
+        "(`bleu` = min(1, score / 100)) or NLTK's `SmoothingFunction` methods (`\"method0\"`, no smoothing, is the "
         "`\"nltk\"` preset's); by default none, in HF's arithmetic. Methods that smooth with the 5-gram precision at "
         "any order make the statistics count through order 5", ("-s", "--smooth-method"), registry=SMOOTHING,
         shown_default="HF's")

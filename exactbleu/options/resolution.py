@@ -319,8 +319,8 @@ def check_whole_corpus(settings: Settings, what: str) -> None:
     has, and ``what`` (a function, or an option) scores less or other than the corpus as a whole:
     its number would depend on which segments it saw."""
     if settings.statistics.keep_references == "fewest":
-        raise ValueError(f"{what} does not take keep_references='fewest' (the \"lm-eval\" preset's): how many "
-                         f"references count depends on the whole corpus, so only a corpus score takes it; use "
+        raise ValueError(f"{what}: keep_references='fewest' (the \"lm-eval\" preset's) does not apply, since how "
+                         f"many references count depends on the whole corpus, so only a corpus score takes it; use "
                          f"keep_references='all' or 'first'")
 
 
@@ -339,8 +339,8 @@ def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> 
     if counted is None:
         return
     scoring = counted_with(settings)
-    if counted != scoring:
-        was, now = counted.difference(scoring)
+    if counted.settings_alone() != scoring:
+        was, now = counted.settings_alone().difference(scoring)
         raise ValueError(f"these statistics were counted with {was}, and are scored with {now}: count and score "
                          f"with the same options (statistics(..., preset, **options), then score(..., preset, "
                          f"**options))")

@@ -30,7 +30,7 @@ from ..options import (
     check_whole_corpus,
     resolve_settings,
 )
-from ..scoring import expected_scores, scores_of_rows, several_weight_sets, takes_expected_rows
+from ..scoring import expected_scores, scored_rows_of, scores_of_rows, several_weight_sets, takes_expected_rows
 from ..scoring.common import exponentials
 from ..sufficient_statistics import ExpectedRows, Statistics
 
@@ -50,7 +50,7 @@ class MBR(NamedTuple):
 def mbr(candidates: Any, pseudo_references: Any = None, preset: PresetChoice = "sacrebleu", *,
         reference_weights: Any = None, reference_lprobs: Any = None, n_best: int | None = None,
         reference_aggregation: bool = False, ignore_ids: Sequence[int] | None = None, threads: int | None = None,
-        **options: Any) -> MBR:
+        own_scale: bool = False, **options: Any) -> MBR:
     """MBR decoding with sentence BLEU, every source at once.
 
     ``utilities[s][i]`` is candidate i's weighted mean of
@@ -74,9 +74,13 @@ def mbr(candidates: Any, pseudo_references: Any = None, preset: PresetChoice = "
             aggregated BLEU. Not the pairwise utility: BLEU of an average is not the average of BLEU.
             In HF's and sacrebleu's arithmetic (NLTK's counts are whole numbers).
         threads: threads that work blocks of sources out (None: two where two cores are).
+        own_scale: each pair's score (or aggregated score) on its arithmetic's own scale (``value``)
+            rather than ``bleu``, as ``bleu_matrix``'s: under sacrebleu's, 0..100.
     Needs scipy for the pairwise utility (``pip install "exactbleu[matrix]"``).
     """
     settings = _checked_settings(preset, options, pseudo_references, reference_aggregation, threads, n_best)
+    if not isinstance(own_scale, bool):
+        raise TypeError(f"own_scale must be True or False, got {own_scale!r:.80}")
     mine, sizes = checked_groups(candidates, "candidates", ignore_ids)
     theirs: Texts | None = None
     their_sizes = sizes
@@ -94,9 +98,10 @@ def mbr(candidates: Any, pseudo_references: Any = None, preset: PresetChoice = "
         flat = (np.repeat(1.0 / their_sizes, their_sizes) if probabilities is None
                 else probabilities[np.arange(probabilities.shape[1]) < their_sizes[:, None]])
         utilities = grouped_utilities(mine, theirs, groups, settings, lambda counted, first, stop: expected_scores(
-            _expected(counted), settings), flat, threads)
+            _expected(counted), settings, own_scale), flat, threads)
     else:
-        reduce = functools.partial(_mean_utilities, settings=settings, groups=groups, probabilities=probabilities)
+        reduce = functools.partial(_mean_utilities, settings=settings, groups=groups, probabilities=probabilities,
+                                   own_scale=own_scale)
         utilities = grouped_utilities(mine, theirs, groups, settings, reduce, None, threads)
     return _decided(utilities, sizes, n_best, mine)
 
@@ -130,12 +135,13 @@ def _expected(counted: Counted) -> ExpectedRows:
 
 
 def _mean_utilities(counted: Counted, first: int, stop: int, *, settings: Any, groups: Groups,
-                    probabilities: NDArray[np.float64] | None) -> NDArray[np.float64]:
+                    probabilities: NDArray[np.float64] | None, own_scale: bool) -> NDArray[np.float64]:
     """The utilities of the candidates of sources ``first`` to ``stop`` from their pairs' rows:
-    each pair's sentence BLEU (each distinct row scored once), laid out (candidate,
-    pseudo-reference), then added in order."""
+    each pair's sentence BLEU (each distinct row scored once; on the arithmetic's own scale with
+    ``own_scale``), laid out (candidate, pseudo-reference), then added in order."""
     assert isinstance(counted.rows, Statistics) and counted.inverse is not None
-    scores = scores_of_rows(counted.rows, settings)[counted.inverse]
+    rows = scored_rows_of(counted.rows, settings).value if own_scale else scores_of_rows(counted.rows, settings)
+    scores = rows[counted.inverse]
     candidates, references = groups.candidates[first:stop], groups.references[first:stop]
     owner = np.repeat(np.arange(len(candidates)), candidates)
     each = references[owner]  # each candidate's number of pseudo-references

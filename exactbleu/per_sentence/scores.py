@@ -19,8 +19,8 @@ def sentence_scores(predictions: Any, references: Sequence[Any] | None, preset: 
     """Every prediction's per-sentence BLEU at once: a float64 array with one score per prediction
     (or one row of them per weight set, with several). Entry ``i`` is
     ``sentence_bleu(predictions[i], references[i], preset, **options)["bleu"]`` bit for bit, under
-    every preset and option (so under "sacrebleu", ``sacrebleu.sentence_bleu``'s score / 100, up to
-    the last bit that the division by 100 may round), computed with numpy over the rows of the
+    every preset and option (so under "sacrebleu", ``min(1, sacrebleu.sentence_bleu(...).score / 100)``,
+    the float that division gives, capped at 1), computed with numpy over the rows of the
     statistics, not a loop of ``sentence_bleu``. Takes text or token ids, as ``corpus_bleu`` does;
     for torch tensors, the counting runs on their device, and the scores are a float64 tensor
     there."""

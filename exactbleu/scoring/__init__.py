@@ -136,12 +136,13 @@ def takes_expected_rows(settings: Settings) -> bool:
     return arithmetic(settings).NAME in _EXPECTED_ROWS
 
 
-def expected_scores(rows: ExpectedRows, settings: Settings) -> NDArray[np.float64]:
+def expected_scores(rows: ExpectedRows, settings: Settings, own_scale: bool = False) -> NDArray[np.float64]:
     """Each expected row's per-sentence BLEU, in the settings' arithmetic, as a row of whole counts
-    is scored (``scores_of_rows``), one weight set."""
+    is scored (``scores_of_rows``), one weight set; with ``own_scale``, on the arithmetic's own
+    scale (``value``)."""
     settings = for_sentences(settings)
-    scores: NDArray[np.float64] = _EXPECTED_ROWS[arithmetic(settings).NAME](rows, settings).bleu
-    return scores
+    scored: ScoredRows = _EXPECTED_ROWS[arithmetic(settings).NAME](rows, settings)
+    return scored.value if own_scale else scored.bleu
 
 
 def first_weight_set(settings: Settings) -> Settings:

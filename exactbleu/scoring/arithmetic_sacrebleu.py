@@ -1,8 +1,10 @@
 """sacrebleu's arithmetic: its ``compute_bleu``, operation for operation, on its 0-100 scale.
 
 Precisions in percent, Chen & Cherry (2014) smoothing (``none``, ``floor``, ``add-k``, ``exp``),
-BP = exp(1 - r/c), and ``bleu`` = sacrebleu's score / 100. NLTK's ``weights`` apply to its
-precisions (sacrebleu itself has none).
+BP = exp(1 - r/c). The score on its own scale (``value``) is sacrebleu's ``.score``, float for float;
+``bleu`` = min(1, score / 100), the one float that dividing by 100 gives, capped at 1 (a perfect
+match scores 100.00000000000004 in sacrebleu). NLTK's ``weights`` apply to its precisions
+(sacrebleu itself has none).
 """
 
 import math

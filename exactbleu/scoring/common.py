@@ -9,7 +9,7 @@ the same order, and takes its logarithms and exponentials from the C library's `
 
 import math
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,9 +33,22 @@ class Scored(NamedTuple):
         """``value`` on 0..100: sacrebleu's own score in its arithmetic, 100 times the others'."""
         return percent(self.value, self.scale)
 
+    def percent_precisions(self) -> list[float]:
+        """``precisions`` on 0..100, as ``percent`` gives the value."""
+        return [percent(precision, self.scale) for precision in self.precisions]
 
-def percent(value: float, scale: int) -> float:
-    """A value on an arithmetic's ``scale`` (100 or 1), on 0..100."""
+
+@overload
+def percent(value: float, scale: int) -> float: ...
+
+
+@overload
+def percent(value: NDArray[np.float64], scale: int) -> NDArray[np.float64]: ...
+
+
+def percent(value: Any, scale: int) -> Any:
+    """A value (or an array of them) on an arithmetic's ``scale`` (100 or 1), on 0..100: the one
+    rule by which every face states a score in percent."""
     return (100 // scale) * value  # exact: 1 * value on sacrebleu's scale
 
 
@@ -49,6 +62,14 @@ class ScoredRows(NamedTuple):
     brevity_penalty: NDArray[np.float64]
     length_ratio: NDArray[np.float64]
     scale: int
+
+    def percents(self) -> NDArray[np.float64]:
+        """Each row's ``value`` on 0..100 (see ``Scored.percent``)."""
+        return percent(self.value, self.scale)
+
+    def percent_precisions(self) -> NDArray[np.float64]:
+        """Each row's ``precisions`` on 0..100."""
+        return percent(self.precisions, self.scale)
 
 
 def logarithms(values: NDArray[np.float64], where: NDArray[np.bool_]) -> NDArray[np.float64]:

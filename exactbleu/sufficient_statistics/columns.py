@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .counted_with import CountedWith
+from .counted_with import CountedWith, corpus_fingerprint, whole_corpus_error
 
 Columns = Mapping[str, Any]  # or a datasets.Dataset, read the same way
 
@@ -82,8 +82,12 @@ def checked_columns(columns: Columns) -> CheckedColumns:
         segment = int(np.argwhere(totals > prediction_length[:, None])[0][0])
         raise ValueError(f"statistics column 'totals' exceeds 'prediction_length' at segment {segment}: a prediction "
                          f"of {prediction_length[segment]} tokens has at most that many n-grams of each order")
-    return CheckedColumns(prediction_length, reference_length, matches, totals, counts,
-                          _counted_with_column(columns, len(counts)))
+    counted = _counted_with_column(columns, len(counts))
+    if counted is not None and counted.whole_corpus() and \
+            counted.corpus != corpus_fingerprint(prediction_length, reference_length, matches, totals, counts):
+        raise whole_corpus_error(f"must be read back whole: these {len(counts)} rows are not the corpus they were "
+                                 f"counted on (a part of it, or parts of several corpora)")
+    return CheckedColumns(prediction_length, reference_length, matches, totals, counts, counted)
 
 
 def _counted_with_column(columns: Columns, segments: int) -> CountedWith | None:
@@ -97,6 +101,9 @@ def _counted_with_column(columns: Columns, segments: int) -> CountedWith | None:
     texts = set(column)
     if len(texts) > 1:
         first, *others = sorted(map(CountedWith.from_text, texts))
+        if first.whole_corpus() and all(other.settings_alone() == first.settings_alone() for other in others):
+            raise whole_corpus_error(f"do not add up: these rows come from {len(texts)} corpora, each counted in a "
+                                     f"call of its own")
         was, other = first.difference(others[0])
         raise ValueError(f"statistics rows counted with different settings do not add up: some were counted with "
                          f"{was}, others with {other}; count every part with the same options")

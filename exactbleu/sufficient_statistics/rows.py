@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .columns import checked_columns
-from .counted_with import CountedWith
+from .counted_with import CountedWith, corpus_fingerprint, whole_corpus_error
 
 
 def rows_of(prediction_lengths: NDArray[np.int64], reference_lengths: NDArray[np.int64],
@@ -138,6 +138,17 @@ class Statistics:
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum() starts from 0
             return self
         return NotImplemented
+
+    def sealed(self) -> "Statistics":
+        """The rows of one whole corpus, marked as such where their settings decide which
+        references count by the whole corpus (``CountedWith.corpus``): stored and read back, they
+        score only whole (``from_dict`` checks the mark)."""
+        counted = self.counted_with
+        if counted is None or not counted.whole_corpus() or self.references is None:
+            return self
+        mark = corpus_fingerprint(self.prediction_length, self.reference_length, self.matches, self.totals,
+                                  np.asarray(self.references, dtype=np.int64))
+        return Statistics(self._rows, self.orders, self.references, counted._replace(corpus=mark))
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Statistics) and other.orders == self.orders
@@ -292,12 +303,9 @@ class Statistics:
 
 def _one_corpus(counted: Sequence[CountedWith | None], what: str) -> None:
     """A ValueError where statistics were counted keeping as many references as the segment with the
-    fewest has: that number is the whole corpus's, so its statistics cannot ``what`` (the "lm-eval"
-    preset's rule; score them whole, or count with keep_references="all" or "first")."""
-    if any(one is not None and one.keep_references == "fewest" for one in counted):
-        raise ValueError(f"statistics counted with keep_references='fewest' (the \"lm-eval\" preset's) cannot {what}: "
-                         f"how many references count was decided by the whole corpus they were counted on; score "
-                         f"them whole, or count with keep_references='all' or 'first'")
+    fewest has: that number is the whole corpus's, so its statistics cannot ``what``."""
+    if any(one is not None and one.whole_corpus() for one in counted):
+        raise whole_corpus_error(f"cannot {what}")
 
 
 def checked_vector(vector: object) -> NDArray[np.int64]:

@@ -7,6 +7,7 @@ import sacrebleu
 from hypothesis import given
 from hypothesis import strategies as st
 
+import exactbleu
 from exactbleu import compat
 from oracles import corpora, segments, streams
 
@@ -169,3 +170,63 @@ def test_a_layout_mistake_gets_a_message_that_names_the_other_layout():
 
     with pytest.raises(ValueError, match="exactbleu.compat"):
         exactbleu.corpus_bleu(hypotheses, [["a b", "c d", "e f"]])
+
+
+# sacrebleu's BLEU fields, as bleu_settings resolves them for the faces whose clients configure
+# sacrebleu's BLEU (mbrs's MetricBLEU.Config): every smoothing method of sacrebleu's, with and
+# without a value, the target language's tokenizer where tokenize is None.
+_FIELDS = [{"smooth_method": method, **value, **tokenizer} for method in sacrebleu.BLEU.SMOOTH_DEFAULTS
+           for value in ({}, {"smooth_value": 0.3}, {"smooth_value": 0.0})
+           for tokenizer in ({}, {"tokenize": "char", "lowercase": True}, {"trg_lang": "zh"})]
+_ZH_HYPS = ["猫坐在垫子上。", "今天天气很好", "我们明天见"]
+_ZH_REFS = [["猫在垫子上坐着。", "今天天气不错", "明天见"]]
+
+
+@pytest.mark.parametrize("fields", _FIELDS, ids=str)
+@pytest.mark.parametrize("effective_order", [False, True])
+def test_bleu_settings_give_sacrebleus_score(fields, effective_order):
+    for hypotheses, streams in ((_HYPS, _REFS), (_ZH_HYPS, _ZH_REFS)):
+        theirs = sacrebleu.BLEU(effective_order=effective_order, **fields)
+        settings = compat.bleu_settings(effective_order=effective_order, **fields)
+        rows = exactbleu.statistics(hypotheses, compat.references_per_segment(streams, len(hypotheses)), settings)
+        assert exactbleu.scored(rows, settings).percent() == theirs.corpus_score(hypotheses, streams).score
+        for hypothesis, reference in zip(hypotheses, streams[0]):
+            one = exactbleu.statistics([hypothesis], [[reference]], settings)
+            assert exactbleu.scored(one, settings).percent() == theirs.sentence_score(hypothesis, [reference]).score
+
+
+@pytest.mark.parametrize("method", [name for name in exactbleu.SMOOTHING if name not in sacrebleu.BLEU.SMOOTH_DEFAULTS])
+def test_what_sacrebleu_refuses_is_refused_with_the_librarys_message(method):
+    with pytest.raises(AssertionError):  # sacrebleu's own refusal, by an assert
+        sacrebleu.BLEU(smooth_method=method)
+    choices = str(list(sacrebleu.BLEU.SMOOTH_DEFAULTS))
+    for make in (lambda: compat.bleu_settings(smooth_method=method), lambda: compat.BLEU(smooth_method=method),
+                 lambda: compat.corpus_bleu(_HYPS, _REFS, smooth_method=method)):
+        with pytest.raises(ValueError) as raised:
+            make()
+        assert "smooth_method" in str(raised.value) and repr(method) in str(raised.value)
+        assert choices in str(raised.value)
+
+
+@pytest.mark.parametrize("streams, kind, message", [
+    ([_REFS[0], _REFS[1][:2]], ValueError, r"refs\[1\] holds 2 references but there are 3 hypotheses"),
+    ([[_REFS[0][0], None, _REFS[0][2]], [_REFS[1][0], None, _REFS[1][2]]], ValueError,
+     r"hypothesis 1 has no reference.*refs\[j\]\[1\]"),
+    ([_REFS[0], 5], TypeError, r"refs\[1\] must be a list, got int"),
+    ([_REFS[0], "a b c"], TypeError, r"refs\[1\] is a string"),
+    ("a b c", TypeError, r"refs must be a list, got str"),
+    ([[_REFS[0][0], _REFS[0][1], 7], _REFS[1]], TypeError, r"refs\[0\]\[2\] must be a string or None, got int: 7"),
+    ([], ValueError, r"refs is empty"),
+])
+def test_bad_reference_streams_get_messages_that_name_the_callers_argument_and_indices(streams, kind, message):
+    with pytest.raises(kind, match=message):
+        compat.references_per_segment(streams, len(_HYPS), "refs")
+    with pytest.raises(kind, match=message.replace("refs", "references")):
+        compat.corpus_bleu(_HYPS, streams)
+
+
+def test_a_none_beside_a_reference_is_dropped_as_sacrebleu_drops_it():
+    streams = [[_REFS[0][0], None, _REFS[0][2]], _REFS[1]]
+    assert compat.references_per_segment(streams, 3) == [[_REFS[0][0], _REFS[1][0]], [_REFS[1][1]],
+                                                         [_REFS[0][2], _REFS[1][2]]]
+    assert compat.corpus_bleu(_HYPS, streams).score == sacrebleu.corpus_bleu(_HYPS, streams).score

@@ -23,7 +23,8 @@ CJK_WORDS = st.lists(st.sampled_from(["我", "爱", "北京", "天安门", "。"
 
 
 def assert_same_score(ours, theirs):
-    assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
+    """What the docs state: ``bleu`` is sacrebleu's score divided by 100, that float, capped at 1."""
+    assert ours["bleu"] == min(1.0, theirs.score / 100)
     assert ours["precisions"] == [p / 100 for p in theirs.precisions]
     assert ours["brevity_penalty"] == theirs.bp
     assert (ours["translation_length"], ours["reference_length"]) == (theirs.sys_len, theirs.ref_len)
@@ -43,8 +44,7 @@ def test_corpus_and_sentence_scores(corpus, tokenizer, smooth_method, effective_
     assert_same_score(ours, theirs.corpus_score(predictions, streams(references)))
     sentences = exactbleu.sentence_scores(predictions, references, "sacrebleu", **options)
     for prediction, segment_references, sentence in zip(predictions, references, sentences.tolist()):
-        expected = theirs.sentence_score(prediction, segment_references).score / 100
-        assert math.isclose(sentence, expected, rel_tol=1e-9, abs_tol=1e-15)
+        assert sentence == min(1.0, theirs.sentence_score(prediction, segment_references).score / 100)
 
 
 @settings(max_examples=examples(300))
@@ -59,7 +59,7 @@ def test_the_presets_sentence_scores_are_sacrebleus_sentence_bleu(corpus, tokeni
                 for p, r in zip(predictions, references)]
     got = exactbleu.sentence_scores(predictions, references, "sacrebleu", smooth_method=smooth_method,
                                     tokenizer=tokenizer, lowercase=lowercase)
-    assert got.tolist() == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert got.tolist() == expected
 
 
 @pytest.mark.parametrize("smooth_method, smooth_value", [("floor", 0.01), ("floor", 0.5), ("add-k", 2), ("add-k", 0.5)])
@@ -69,7 +69,18 @@ def test_smooth_values(sacrebleu_preset, corpus, smooth_method, smooth_value):
     ours = sacrebleu_preset.compute(predictions=predictions, references=references,
                                     smooth_method=smooth_method, smooth_value=smooth_value)
     theirs = BLEU(smooth_method=smooth_method, smooth_value=smooth_value).corpus_score(predictions, streams(references))
-    assert math.isclose(ours["bleu"], theirs.score / 100, rel_tol=1e-9, abs_tol=1e-15)
+    assert_same_score(ours, theirs)
+
+
+def test_a_perfect_match_is_1_where_sacrebleu_says_100_00000000000004():
+    """exp(log(100)) is a few ulps above 100: sacrebleu's score of a perfect match, and the 0-100 number
+    of every exactbleu face in its arithmetic; the 0..1 number is capped at 1."""
+    text = ["the cat sat on the mat"]
+    theirs = BLEU().corpus_score(text, [text]).score
+    assert theirs == 100.00000000000004
+    assert exactbleu.corpus_bleu(text, [text], "sacrebleu")["bleu"] == 1.0
+    assert exactbleu.scored(exactbleu.statistics(text, [text], "sacrebleu"), "sacrebleu").percent() == theirs
+    assert exactbleu.compat.corpus_bleu(text, [text]).score == theirs
 
 
 @given(corpus=corpora(max_segments=5), max_order=st.integers(1, 6))

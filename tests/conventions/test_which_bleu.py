@@ -4,6 +4,7 @@ length, fewer orders, another right-strip); ``identify`` finds the convention th
 the peers computed (sacrebleu, NLTK, HF's ``bleu``, restated), and every convention it returns
 gives that number when the peers compute it again."""
 
+import math
 import random
 import statistics as stats
 
@@ -79,6 +80,34 @@ def test_the_space_has_every_dimension():
     assert [row.departures for row in single] == sorted(row.departures for row in single)
     first = single[0]
     assert (first.preset, first.options, first.aggregate, first.scale) == ("default", {}, "corpus", 1)
+
+
+def test_each_convention_names_its_arithmetic_and_its_score_on_0_to_100():
+    """Each row says which arithmetic scored it (HF's without a smoothing method, else the one that
+    SMOOTHING declares for its method) and its score on 0..100: its own score on that scale, its
+    twin's on the other; so the Space can draw any arithmetic on its own line."""
+    rows = conventions(*small_corpus(5, 3, False))
+    twins = {(row.preset, repr(row.options), row.aggregate, row.scale): row for row in rows}
+    for row in rows:
+        method = row.options.get("smooth_method", exactbleu.PRESETS[row.preset].options.get("smooth_method"))
+        assert row.arithmetic == ("HF" if method is None else exactbleu.SMOOTHING[method].arithmetic), row
+        on_1, on_100 = (twins[(row.preset, repr(row.options), row.aggregate, scale)] for scale in (1, 100))
+        assert row.percent == on_100.score
+        assert math.isclose(on_100.score, 100 * on_1.score, rel_tol=1e-12, abs_tol=1e-300), row
+    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK"}
+
+
+def test_the_spaces_plot_draws_a_line_for_each_arithmetic_it_is_given():
+    from space import spread
+
+    rows = [{"score": score, "percent": percent, "scale": scale, "arithmetic": arithmetic, "aggregate": aggregate,
+             "preset": "p", "options": {}}
+            for arithmetic, score, percent, scale in (("HF", 0.5, 50.0, 1), ("another", 31.2, 31.2, 100))
+            for aggregate in ("corpus", "sentence mean")]
+    svg = spread.spread_plot({"conventions": rows, "matches": [], "reported": None})
+    assert "another, corpus" in svg and "another, sentence mean" in svg and "HF, corpus" in svg
+    assert "sacrebleu" not in svg  # a new arithmetic is drawn as itself, never on sacrebleu's line
+    assert "from 31.20 to 50.00 BLEU" in svg
 
 
 def peer_tokens(tokenizer, lowercase, rstrip):

@@ -122,7 +122,9 @@ def errors():
              "both": lambda: sentence_bleu_metric(target_language="zh", tokenizer="13a"),
              "resamples": lambda: corpus_bleu_metric(n_bootstrap=1),
              "name": lambda: corpus_bleu_metric(""),
-             "option": lambda: sentence_bleu_metric(smooth_method="sideways")}
+             "option": lambda: sentence_bleu_metric(smooth_method="sideways"),
+             "fewest corpus": lambda: corpus_bleu_metric(preset="lm-eval"),
+             "fewest sentence": lambda: sentence_bleu_metric(preset="lm-eval")}
     said = {}
     for name, call in calls.items():
         try:
@@ -132,12 +134,33 @@ def errors():
     return said
 
 
+def every_preset(job):
+    """The corpus metric under each preset it takes, run as LightEval runs a metric (each sample's
+    compute, then compute_corpus on their values), on uneven corpora of one to four references."""
+    import exactbleu
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.tasks.requests import Doc
+
+    from exactbleu.lighteval import corpus_bleu_metric
+
+    got = {}
+    for preset, (predictions, references) in job["preset_corpora"].items():
+        metric = corpus_bleu_metric(preset=preset, n_bootstrap=10)
+        items = [metric.compute_sample(doc=Doc(query="q", choices=group, gold_index=list(range(len(group))),
+                                               task_name="t"), model_response=ModelResponse(text=[prediction]))["bleu"]
+                 for prediction, group in zip(predictions, references)]
+        got[preset] = metric.corpus_level_fn.compute_corpus(items)["bleu"]
+    assert set(got) == set(exactbleu.PRESETS) - {"lm-eval"}
+    return got
+
+
 def main(job_path, report_path):
     with open(job_path, encoding="utf-8") as file:
         job = json.load(file)
     refuse_the_network()
     results, asked = run_the_recipe(job)
-    report = {"results": results, "asked": asked, "lightevals_own_bleu": lightevals_own_bleu(job), "errors": errors()}
+    report = {"results": results, "asked": asked, "lightevals_own_bleu": lightevals_own_bleu(job), "errors": errors(),
+              "every_preset": every_preset(job)}
     report["requested"] = REQUESTED
     with open(report_path, "w", encoding="utf-8") as file:
         json.dump(report, file)

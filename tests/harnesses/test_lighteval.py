@@ -21,7 +21,7 @@ from sacrebleu.metrics import BLEU
 
 import exactbleu
 from conftest import ROOT, client_python
-from oracles import sacrebleus_standard_error, streams, uneven_corpus
+from oracles import hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
 from pages import PAGES, recipe
 
 pytestmark = pytest.mark.slow  # LightEval's start, in a process of its own
@@ -51,8 +51,10 @@ def run(tmp_path_factory):
         encoding="utf-8")
     corpora = [("zh" if seed % 2 else "", uneven_corpus(1 + seed % 12, seed=1000 + seed))
                for seed in range(PRESET_CORPORA)]
+    preset_corpora = {preset: uneven_corpus(30 + number, seed=90 + number)
+                      for number, preset in enumerate(exactbleu.PRESETS) if preset != "lm-eval"}
     job = {"scratch": str(scratch), "folder": str(folder), "generations": str(scratch / "generations.json"),
-           "corpora": corpora}
+           "corpora": corpora, "preset_corpora": preset_corpora}
     (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
     cache = scratch / "cache"
     environment = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HOME": str(cache / "hf"),
@@ -64,7 +66,8 @@ def run(tmp_path_factory):
                                capture_output=True, text=True, timeout=400, env=environment, cwd=scratch)
     assert completed.returncode == 0, completed.stderr[-6000:]
     report = json.loads((scratch / "report.json").read_text(encoding="utf-8"))
-    return {**report, "predictions": predictions, "references": references, "corpora": corpora}
+    return {**report, "predictions": predictions, "references": references, "corpora": corpora,
+            "preset_corpora": preset_corpora}
 
 
 def test_the_recipe_reports_sacrebleus_bleu_over_every_reference_and_its_standard_error(run):
@@ -109,9 +112,27 @@ def test_the_lighteval_preset_is_lightevals_own_corpus_bleu_called_directly(run)
         assert math.isclose(ours, theirs / 100, rel_tol=1e-15, abs_tol=0)
 
 
+def test_under_every_preset_it_takes_the_corpus_metric_gives_that_presets_number(run):
+    """Each sample's row, as LightEval computes it, then the corpus metric: on uneven references, each
+    preset's own number from the oracles (the "lm-eval" preset is refused when the task loads)."""
+    from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+    for preset, (predictions, references) in run["preset_corpora"].items():
+        assert min(map(len, references)) == 1 and max(map(len, references)) == 4
+        expected = {"default": lambda: 100 * hf_bleu(predictions, references)["bleu"],
+                    "hf": lambda: 100 * hf_bleu(predictions, references)["bleu"],
+                    "sacrebleu": lambda: sacrebleu.corpus_bleu(predictions, streams(references)).score,
+                    "nltk": lambda: 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in g] for g in references],
+                                                       [p.split() for p in predictions]),
+                    "lighteval": lambda: sacrebleu.corpus_bleu(predictions, [[g[0] for g in references]]).score}
+        assert math.isclose(run["every_preset"][preset], expected[preset](), rel_tol=1e-12), preset
+
+
 def test_the_faces_errors_name_the_argument_and_the_choices(run):
     said = run["errors"]
-    assert set(said) == {"preset", "both", "resamples", "name", "option"}
+    assert set(said) == {"preset", "both", "resamples", "name", "option", "fewest corpus", "fewest sentence"}
+    assert "keep_references='fewest'" in said["fewest corpus"] and "sums per-sample" in said["fewest corpus"]
+    assert "sentence_bleu_metric" in said["fewest sentence"] and "keep_references='fewest'" in said["fewest sentence"]
     assert "'light'" in said["preset"] and "sacrebleu" in said["preset"]
     assert "target_language='zh' chooses the tokenizer" in said["both"]
     assert said["resamples"].startswith("ValueError: n_bootstrap must be at least 2")

@@ -1,16 +1,19 @@
 """exactbleu.lm_eval inside EleutherAI's lm-evaluation-harness: the recipe of docs/harnesses.md, as a
 user copies it beside a data.jsonl, run by lm-eval's own simple_evaluate with a model of this test's
 that returns fixed generations. Its BLEU is sacrebleu's corpus_bleu over every reference, and its
-standard error the spread of sacrebleu's own bootstrap resamples."""
+standard error the spread of sacrebleu's own bootstrap resamples. Under every other preset it
+accepts, its BLEU is that preset's own number on random tasks of one to four references a
+document; the one preset whose rows do not add up ("lm-eval") is refused when the task loads."""
 
 import json
 import math
+import re
 
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
 
-from oracles import hf_bleu, sacrebleus_standard_error, streams, uneven_corpus
+from oracles import hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
 from pages import recipe
 
 lm_eval = pytest.importorskip("lm_eval")
@@ -82,6 +85,60 @@ def test_the_recipe_reports_sacrebleus_bleu_over_every_reference_and_its_standar
     json.dumps(output["samples"][TASK])  # what --log_samples writes: each sample's row, as JSON
 
 
+def preset_number(preset, predictions, references):
+    """Each preset's own number on 0..100, from the oracles: HF's algorithm restated, sacrebleu over
+    every reference, NLTK's corpus_bleu, LightEval's (sacrebleu on each first reference)."""
+    from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+    if preset in ("default", "hf"):
+        return 100 * hf_bleu(predictions, references)["bleu"]
+    if preset == "sacrebleu":
+        return sacrebleu.corpus_bleu(predictions, streams(references)).score
+    if preset == "nltk":
+        return 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in group] for group in references],
+                                  [p.split() for p in predictions])
+    assert preset == "lighteval", preset
+    return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score
+
+
+@pytest.mark.slow
+def test_under_every_preset_it_accepts_the_task_reports_that_presets_number(task_folder):
+    """One task per preset, each on a random corpus of its own (1-4 references a document), all in
+    one run of lm-eval's evaluator; the "lm-eval" preset, whose rows depend on the whole corpus, is
+    refused as its task loads."""
+    from lm_eval import simple_evaluate
+    from lm_eval.tasks import TaskManager
+
+    import exactbleu
+
+    yaml, utils, generations, corpora = recipe("lm-eval/exactbleu_translation.yaml"), recipe("lm-eval/utils.py"), {}, {}
+    accepted = [name for name in exactbleu.PRESETS if name != "lm-eval"]
+    for number, preset in enumerate(accepted):
+        name = f"bleu_{preset.replace('-', '_')}"
+        predictions, references = uneven_corpus(40 + 7 * number, seed=80 + number)
+        corpora[name] = preset, predictions, references
+        (task_folder / f"{name}.jsonl").write_text("".join(
+            json.dumps({"source": f"{name} {i}.", "references": group}) + "\n" for i, group in enumerate(references)),
+            encoding="utf-8")
+        generations.update({f"{name} {i}.": prediction for i, prediction in enumerate(predictions)})
+        made = re.sub(r"TaskMetric\(.*\)", f"TaskMetric(preset={preset!r}, n_bootstrap=20)", utils)
+        assert made != utils
+        (task_folder / f"{name}.py").write_text(made, encoding="utf-8")
+        (task_folder / f"{name}.yaml").write_text(
+            re.sub(r"utils\.", f"{name}.", yaml).replace("task: exactbleu_translation", f"task: {name}")
+            .replace("data.jsonl", f"{name}.jsonl"), encoding="utf-8")
+    output = simple_evaluate(model=FixedGenerations(generations), tasks=sorted(corpora),
+                             task_manager=TaskManager(include_path=str(task_folder), include_defaults=False))
+    for name, (preset, predictions, references) in corpora.items():
+        assert min(map(len, references)) == 1 and max(map(len, references)) == 4
+        got = output["results"][name]["bleu,none"]
+        assert math.isclose(got, preset_number(preset, predictions, references), rel_tol=1e-12), preset
+        assert got == exactbleu.corpus_bleu(predictions, references, preset)["bleu"] * 100 \
+            or preset in ("sacrebleu", "lighteval")  # sacrebleu's own score is not 100 times bleu
+    with pytest.raises(ValueError, match="lm-eval's own `bleu` metric gives.*keep_references='fewest'"):
+        TaskMetric(preset="lm-eval")
+
+
 def test_the_recipes_task_metric_is_sacrebleu_over_every_reference_in_the_target_language():
     namespace = {}
     exec(compile(recipe("lm-eval/utils.py"), "docs/harnesses.md:lm-eval/utils.py", "exec"), namespace)
@@ -105,6 +162,34 @@ def test_any_preset_scores_on_0_to_100_and_a_string_is_one_reference():
     assert math.isclose(metric.bleu(items), 100 * hf_bleu(predictions, references)["bleu"], rel_tol=1e-12)
 
 
+def test_per_sample_rows_under_lm_evals_rule_are_refused_on_every_path():
+    """The issue's example: two documents, two references and one; lm-eval's own number keeps one
+    reference each (33.44), every reference gives 100. Per-sample rows counted under the rule that
+    keeps as many references as the document with the fewest cannot give that number: the face
+    refuses the preset when the task loads, and rows counted apart are refused wherever they are
+    rebuilt (joined dicts, one dict of rows from several calls, a part of a corpus)."""
+    import exactbleu
+
+    references = [["x y z w", "the cat sat on the mat"], ["a dog ran home"]]
+    predictions = ["the cat sat on the mat", "a dog ran home"]
+    assert lm_evals_bleu(list(zip(references, predictions))) == pytest.approx(33.437015248821105, abs=1e-12)
+    with pytest.raises(ValueError, match="keep_references='fewest'"):
+        TaskMetric(preset="lm-eval")
+    rows = [exactbleu.statistics([p], [r], "lm-eval").as_dict() for p, r in zip(predictions, references)]
+    with pytest.raises(ValueError, match="fewest.*2 corpora, each counted in a call of its own"):
+        exactbleu.Statistics.from_dicts(rows)
+    with pytest.raises(ValueError, match="fewest.*2 corpora"):
+        exactbleu.score_samples(rows, "lm-eval")
+    whole = exactbleu.statistics(predictions, references, "lm-eval")
+    assert exactbleu.score(exactbleu.Statistics.from_dict(whole.as_dict()), "lm-eval")["bleu"] == \
+        pytest.approx(lm_evals_bleu(list(zip(references, predictions))) / 100, rel=1e-15)
+    part = {name: column[1:] for name, column in whole.as_dict().items()}
+    with pytest.raises(ValueError, match="fewest.*not the corpus they were counted on"):
+        exactbleu.Statistics.from_dict(part)
+    shuffled = {name: column[::-1] for name, column in whole.as_dict().items()}  # a shuffled dataset: still whole
+    assert exactbleu.score(exactbleu.Statistics.from_dict(shuffled), "lm-eval") == exactbleu.score(whole, "lm-eval")
+
+
 def test_rows_counted_under_other_options_are_refused():
     counted = TaskMetric(tokenizer="char").process_results({"references": ["a cat"]}, ["the cat"])["bleu"]
     with pytest.raises(ValueError, match="counted with different settings|counted with"):
@@ -119,6 +204,8 @@ def test_rows_counted_under_other_options_are_refused():
     ({"n_bootstrap": 1}, ValueError, "n_bootstrap must be at least 2"),
     ({"n_bootstrap": -3}, ValueError, "n_bootstrap"),
     ({"smooth_method": "sideways"}, ValueError, "smooth_method"),
+    ({"preset": "lm-eval"}, ValueError, "sums per-sample statistics rows"),
+    ({"keep_references": "fewest"}, ValueError, "keep_references='fewest'"),
 ])
 def test_options_are_checked_when_the_task_loads(arguments, error, words):
     with pytest.raises(error, match=words):

@@ -164,6 +164,25 @@ def test_the_aggregated_utility_is_bleu_against_expected_counts():
     assert any(a.tolist() != b.tolist() for a, b in zip(got.utilities, pairwise.utilities))
 
 
+def test_on_the_arithmetics_own_scale_a_utility_is_the_mean_of_sacrebleus_scores():
+    """``own_scale``: pairwise, the mean of sacrebleu's own ``sentence_score(...).score`` (0..100),
+    added in order, float for float; aggregated, DeNero's BLEU of the restatement on 0..100."""
+    from sacrebleu.metrics import BLEU
+
+    candidates = mbr_samples(6, seed=9)
+    scorer = BLEU(effective_order=True)
+    got = exactbleu.mbr(candidates, own_scale=True).utilities
+    for group, utilities in zip(candidates, got):
+        expected = [in_order([scorer.sentence_score(c, [r]).score for r in group]) / len(group) for c in group]
+        assert utilities.tolist() == expected
+    aggregated = exactbleu.mbr(candidates, reference_aggregation=True, own_scale=True).utilities
+    for group, utilities in zip(candidates, aggregated):
+        expected = [100 * aggregated_bleu(c, group, [1 / len(group)] * len(group)) for c in group]
+        assert utilities.tolist() == pytest.approx(expected, rel=1e-9, abs=1e-300)
+    with pytest.raises(TypeError, match="own_scale must be True or False"):
+        exactbleu.mbr(candidates, own_scale=1)
+
+
 def test_the_device_kernels_give_the_hosts_numbers():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(4)

@@ -22,12 +22,14 @@ def run(*command, cwd=ROOT, **kwargs):
 @pytest.mark.slow
 def test_every_public_name_is_what_it_names_whatever_was_imported_first():
     """The package loads its names when first used; no submodule may shadow one of them."""
-    # exactbleu.lighteval and exactbleu.mbrs only where their clients are: each lives in an environment of its own.
+    # exactbleu.lighteval, exactbleu.mbrs and exactbleu.verl only where their clients are: each lives in an
+    # environment of its own.
     code = ("import importlib, importlib.util, pkgutil, exactbleu, types; "
             "[importlib.import_module(m.name) for m in pkgutil.walk_packages(exactbleu.__path__, 'exactbleu.') "
             "if m.name != 'exactbleu.__main__' "
             "and (m.name != 'exactbleu.lighteval' or importlib.util.find_spec('lighteval')) "
-            "and (m.name != 'exactbleu.mbrs' or importlib.util.find_spec('mbrs'))]; "
+            "and (m.name != 'exactbleu.mbrs' or importlib.util.find_spec('mbrs')) "
+            "and (m.name != 'exactbleu.verl' or importlib.util.find_spec('verl'))]; "
             "print(sorted(n for n in exactbleu.__all__ if n != 'compat' and isinstance(getattr(exactbleu, n), types.ModuleType)))")
     # Not without_transformers(): exactbleu.torchmetrics imports torchmetrics, which imports transformers.
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)

@@ -1,0 +1,168 @@
+"""Every face under every preset, on corpora whose predictions hold one to four references each:
+the convention's own number, or a refusal. Nothing in between.
+
+Uneven reference counts are where the presets part: HF's and NLTK's count every reference,
+LightEval's its first, and lm-eval's as many as the prediction with the fewest has, a rule over the
+whole corpus. A face that counts a corpus whole gives each preset's number; a face that counts
+samples apart and adds their rows (a harness's aggregation, shards, stored columns, summed vectors)
+cannot give lm-eval's, and must refuse it, on every path by which rows are rebuilt. The expected
+numbers come from the oracles: HF's algorithm restated, sacrebleu, NLTK and lm-eval's own `bleu`.
+"""
+
+import math
+
+import pytest
+import sacrebleu
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+import exactbleu
+from conftest import load_metric
+from exactbleu import rewards
+from exactbleu.lm_eval import TaskMetric
+from oracles import hf_bleu, nltk_quietly, outcome, streams, uneven_corpus
+
+lm_eval_metrics = pytest.importorskip("lm_eval.api.metrics")
+
+# Each holds a prediction of one reference and one of four.
+CORPORA = [uneven_corpus(size, seed=700 + number) for number, size in enumerate((6, 11, 17))]
+PRESETS = sorted(exactbleu.PRESETS)
+
+
+def convention(preset, predictions, references):
+    """The preset's own corpus BLEU on 0..1, from its oracle."""
+    if preset in ("default", "hf"):
+        return hf_bleu(predictions, references)["bleu"]
+    if preset == "sacrebleu":
+        return sacrebleu.corpus_bleu(predictions, streams(references)).score / 100
+    if preset == "nltk":
+        return nltk_quietly(nltk_corpus_bleu, [[r.split() for r in group] for group in references],
+                            [p.split() for p in predictions])
+    if preset == "lm-eval":
+        return lm_eval_metrics.bleu(list(zip(references, predictions))) / 100
+    assert preset == "lighteval"
+    return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score / 100
+
+
+def sentence_convention(preset, prediction, references):
+    """The preset's own score of one segment alone on 0..1, or None where the preset has none."""
+    if preset in ("default", "hf"):
+        return hf_bleu([prediction], [references])["bleu"]
+    if preset == "sacrebleu":
+        return sacrebleu.sentence_bleu(prediction, references).score / 100
+    if preset == "nltk":
+        return convention("nltk", [prediction], [references])
+    if preset == "lighteval":
+        return sacrebleu.sentence_bleu(prediction, references[:1]).score / 100
+    return None  # lm-eval's rule keeps references by the whole corpus
+
+
+def same(got, expected):
+    return math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-300)
+
+
+def refused(call):
+    kind, value = outcome(call)
+    return kind == "error" and issubclass(value, ValueError)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_whole_corpus_faces_give_the_presets_number(preset):
+    for predictions, references in CORPORA:
+        assert min(map(len, references)) == 1 and max(map(len, references)) == 4
+        expected = convention(preset, predictions, references)
+        assert same(exactbleu.corpus_bleu(predictions, references, preset)["bleu"], expected)
+        counted = exactbleu.statistics(predictions, references, preset)
+        assert same(exactbleu.score(counted, preset)["bleu"], expected)
+        # Stored as columns and read back whole (a datasets.Dataset, or a shuffled one), it is the same corpus.
+        stored = counted.as_dict()
+        assert same(exactbleu.score(exactbleu.Statistics.from_dict(stored), preset)["bleu"], expected)
+        shuffled = {name: column[::-1] for name, column in stored.items()}
+        assert same(exactbleu.score(exactbleu.Statistics.from_dict(shuffled), preset)["bleu"], expected)
+        found = [row for row in exactbleu.conventions(predictions, references)
+                 if row.preset == preset and not row.options and row.aggregate == "corpus" and row.scale == 1]
+        if preset != "hf":  # "hf" is "default"'s other name: the table names each convention once
+            assert len(found) == 1 and same(found[0].score, expected), preset
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_faces_that_add_rows_counted_apart_give_the_presets_number_or_refuse(preset):
+    whole_corpus = preset == "lm-eval"
+    for predictions, references in CORPORA:
+        expected = convention(preset, predictions, references)
+        half = len(predictions) // 2
+        shards = [exactbleu.statistics(predictions[part], references[part], preset)
+                  for part in (slice(None, half), slice(half, None))]
+        samples = [exactbleu.statistics([p], [r], preset).as_dict() for p, r in zip(predictions, references)]
+        batched = {name: [*shards[0].as_dict()[name], *shards[1].as_dict()[name]] for name in samples[0]}
+        paths = {
+            "shards added": lambda: exactbleu.score(shards[0] + shards[1], preset)["bleu"],
+            "vectors summed": lambda: exactbleu.score(shards[0].vector() + shards[1].vector(), preset)["bleu"],
+            "samples joined": lambda: exactbleu.score(exactbleu.Statistics.from_dicts(samples), preset)["bleu"],
+            "columns of batches": lambda: exactbleu.score(exactbleu.Statistics.from_dict(batched), preset)["bleu"],
+            "score_samples": lambda: exactbleu.score_samples(samples, preset, standard_error=False).bleu,
+            "a part of the corpus": lambda: exactbleu.score(counted[:half], preset)["bleu"],
+        }
+        counted = exactbleu.statistics(predictions, references, preset)
+        for path, call in paths.items():
+            if whole_corpus:
+                assert refused(call), path
+            elif path == "score_samples":  # on 0..100
+                assert same(call() / 100, expected), path
+            elif path == "a part of the corpus":
+                assert same(call(), convention(preset, predictions[:half], references[:half])), path
+            else:
+                assert same(call(), expected), path
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_harness_face_gives_the_presets_number_or_refuses_when_the_task_loads(preset):
+    if preset == "lm-eval":
+        assert refused(lambda: TaskMetric(preset=preset))
+        return
+    metric = TaskMetric(preset=preset, n_bootstrap=5)
+    for predictions, references in CORPORA:
+        items = [metric.process_results({"references": group}, [p])["bleu"] for p, group in zip(predictions, references)]
+        assert same(metric.bleu(items) / 100, convention(preset, predictions, references)), preset
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_per_sentence_faces_give_the_presets_sentence_score_or_refuse(preset):
+    predictions, references = CORPORA[1]
+    expected = [sentence_convention(preset, p, r) for p, r in zip(predictions, references)]
+    calls = {
+        "sentence_bleu": lambda: [exactbleu.sentence_bleu(p, r, preset)["bleu"] for p, r in zip(predictions, references)],
+        "sentence_scores": lambda: exactbleu.sentence_scores(predictions, references, preset).tolist(),
+        "sentence_level": lambda: exactbleu.corpus_bleu(predictions, references, preset,
+                                                        sentence_level=True)["sentence_bleu"],
+        "explain": lambda: [one["sentence_bleu"] for one in exactbleu.explain(predictions, references, preset)],
+        "verl's compute_score": lambda: [rewards.compute_score("d", p, r, preset=preset)
+                                         for p, r in zip(predictions, references)],
+        "verl's compute_score_batch": lambda: rewards.compute_score_batch(["d"] * len(predictions), predictions,
+                                                                          references, preset=preset),
+        "TRL's bleu_reward": lambda: rewards.bleu_reward(predictions, references, preset=preset),
+    }
+    for face, call in calls.items():
+        if expected[0] is None:
+            assert refused(call), face
+        else:
+            got = call()
+            assert len(got) == len(expected) and all(map(same, got, expected)), face
+
+
+@pytest.mark.slow  # the evaluate metric's load
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_evaluate_metric_gives_the_presets_number_or_refuses(preset):
+    metric = load_metric(preset)
+    for predictions, references in CORPORA:
+        expected = convention(preset, predictions, references)
+        assert same(metric.compute(predictions=predictions, references=references)["bleu"], expected)
+        half = len(predictions) // 2
+        batches = [metric.statistics(predictions[part], references[part]) for part in (slice(None, half),
+                                                                                         slice(half, None))]
+        stored = {name: [*batches[0][name], *batches[1][name]] for name in batches[0]}  # datasets.map's columns
+        if preset == "lm-eval":
+            assert refused(lambda: metric.score_statistics(stored))
+        else:
+            assert same(metric.score_statistics(stored)["bleu"], expected)
+        whole = metric.statistics(predictions, references)
+        assert same(metric.score_statistics(whole)["bleu"], expected)
