@@ -54,10 +54,10 @@ def stderr_timings(samples: int, ours_resamples: int, theirs_resamples: int) -> 
     metric = TaskMetric(n_bootstrap=ours_resamples)
     counting, rows = best_of(3, lambda: [metric.process_results({"references": [r]}, [p])["bleu"]
                                          for p, r in zip(predictions, reference)])
-    ours, our_error = best_of(3, lambda: metric.bleu_bootstrap_stderr(rows))
+    ours, our_error = best_of(3, lambda: metric.bleu_standard_error(rows))
     theirs, their_error = best_of(3, lambda: bootstrap_stderr(lm_evals_bleu, list(zip(reference, predictions)),
                                                                iters=theirs_resamples))
-    return [["exactbleu.lm_eval `bleu_bootstrap_stderr`", f"{ours_resamples:,}", f"{ours:.3f} s",
+    return [["exactbleu.lm_eval `bleu_standard_error`", f"{ours_resamples:,}", f"{ours:.3f} s",
              f"{our_error:.4f}", f"+ {counting:.3f} s counting the {samples:,} samples' rows"],
             ["lm-eval's own `bleu` stderr", f"{theirs_resamples:,}", f"{theirs:.3f} s", f"{their_error:.4f}", ""]]
 

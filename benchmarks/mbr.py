@@ -7,8 +7,8 @@ and ``mbr`` alone at test-set sizes.
 
 Each source's samples are WMT17 English-German systems' outputs of one segment (16 systems, then
 again with one to three words dropped, swapped or doubled per further round), as a model's samples
-resemble each other. mbrs (naist-nlp, 0.1.8) runs in its own environment (.venv-mbrs, which the
-README's set-up builds), with its default ``MetricBLEU.Config()`` (8 workers in a process pool
+resemble each other. mbrs (naist-nlp, 0.1.8) runs in its own environment (nox's mbrs-env, which
+`nox -s mbrs-env` builds), with its default ``MetricBLEU.Config()`` (8 workers in a process pool
 started per call) and again with ``exactbleu.mbrs.MetricBLEU`` in its place. Each size of ``mbr``
 alone runs in a fresh process, whose peak resident memory is reported. Times are the best of three
 for ``mbr`` in this process, one run elsewhere.
@@ -28,7 +28,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 SYSTEMS = ROOT / "tests" / "data" / "wmt17-en-de" / "systems"
-MBRS = ROOT / ".venv-mbrs" / "bin" / "python"
+MBRS = ROOT / ".nox" / "mbrs-env" / "bin" / "python"  # `nox -s mbrs-env` builds it
 
 
 def samples(sources: int, each: int, seed: int = 0) -> list[list[str]]:
@@ -83,7 +83,7 @@ def alone(sources: int, each: int) -> dict:
 
 
 def in_mbrs(sources: int, each: int) -> dict:
-    """mbrs's DecoderMBR on every source, with its MetricBLEU and with exactbleu's (run in .venv-mbrs)."""
+    """mbrs's DecoderMBR on every source, with its MetricBLEU and with exactbleu's (run in mbrs-env)."""
     from mbrs.decoders import DecoderMBR
     from mbrs.metrics import MetricBLEU as Theirs
 

@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         resolve_settings_for_language,
     )
     from .per_sentence import MBR, bleu_matrix, mbr, self_bleu, self_bleu_statistics, sentence_scores
-    from .registry import Option
+    from .registry import MissingExtra, Option, did_you_mean
     from .scoring import Scored, ScoredRows
     from .scoring.explanation import Explanations
     from .scoring.significance import Compared, Estimate
@@ -88,7 +88,7 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["Compared", "Estimate"], ".scoring.significance"),
     **dict.fromkeys(["checked_corpus", "cpu_tensor_kernels"], ".dispatch"),
     **dict.fromkeys(["Corpus", "kind_of"], ".inputs"),
-    "Option": ".registry",
+    **dict.fromkeys(["MissingExtra", "Option", "did_you_mean"], ".registry"),
     **dict.fromkeys(["ReferenceCache", "SelfBleuStatistics"], ".counting"),
     "Explanations": ".scoring.explanation",
     **dict.fromkeys(["Statistics", "Sums"], ".sufficient_statistics"),
@@ -113,6 +113,7 @@ __all__ = [
     "Estimate",
     "Explanations",
     "Identified",
+    "MissingExtra",
     "Needs",
     "Option",
     "Preset",
@@ -140,6 +141,7 @@ __all__ = [
     "corpus_bleu",
     "count_tokens",
     "cpu_tensor_kernels",
+    "did_you_mean",
     "explain",
     "identify",
     "kind_of",

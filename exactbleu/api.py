@@ -34,6 +34,7 @@ from .options import (
     resolve_settings,
     resolve_settings_for_language,
 )
+from .registry import did_you_mean
 from .scoring import (
     Scored,
     ScoredRows,
@@ -314,9 +315,11 @@ def _check_test(systems: object, what: str, baseline: str | None, test: str, n_s
         raise ValueError(f"systems must be a dict from a name to that system's {what}, with at least two "
                          f"systems, got {type(systems).__name__}: {systems!r:.80}")
     if baseline is not None and baseline not in systems:
-        raise ValueError(f"baseline must be one of the systems {list(systems)}, got {baseline!r}")
+        raise ValueError(f"baseline must be one of the systems {list(systems)}, got {baseline!r:.80}"
+                         f"{did_you_mean(baseline, systems)}")
     if test not in PAIRED_TESTS:
-        raise ValueError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r}")
+        raise ValueError(f"test must be one of {list(PAIRED_TESTS)}, got {test!r:.80}"
+                         f"{did_you_mean(test, PAIRED_TESTS)}")
     if n_samples is not None:
         check_int("n_samples", n_samples, 1, MAX_SAMPLES)
     if seed is not None:

@@ -26,6 +26,7 @@ from . import (
     Settings,
     Sums,
     bootstrap,
+    did_you_mean,
     resolve_settings,
     scored,
     statistics,
@@ -268,7 +269,7 @@ def _bleu_options(lowercase: bool, tokenize: str | None, smooth_method: str, smo
     if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
         # exactbleu's own options take NLTK's methods too, which score on 0..1: not sacrebleu's BLEU.
         raise ValueError(f"smooth_method must be one of {list(SMOOTH_DEFAULTS)} (sacrebleu's), got "
-                         f"{smooth_method!r:.80}")
+                         f"{smooth_method!r:.80}{did_you_mean(smooth_method, SMOOTH_DEFAULTS)}")
     if tokenize is None:  # sacrebleu's choice by target language
         tokenize = tokenizer_for_language(trg_lang)
     return {"tokenizer": tokenize, "lowercase": lowercase, "smooth_method": smooth_method,

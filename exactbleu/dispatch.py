@@ -29,6 +29,7 @@ from .inputs import (
     with_references_kept,
 )
 from .options import Settings, check_int, for_token_ids
+from .registry import did_you_mean
 from .sufficient_statistics import Statistics
 
 CPU_TENSOR_KERNELS = ("numpy", "torch")
@@ -42,7 +43,8 @@ def cpu_tensor_kernels(kernels: str) -> Iterator[None]:
     "torch" (the kernels a GPU runs, here on the CPU: how the tests hold the device's code to the
     numpy engine). The numbers are the same either way; only the time differs."""
     if kernels not in CPU_TENSOR_KERNELS:
-        raise ValueError(f"kernels must be one of {list(CPU_TENSOR_KERNELS)}, got {kernels!r:.80}")
+        raise ValueError(f"kernels must be one of {list(CPU_TENSOR_KERNELS)}, got {kernels!r:.80}"
+                         f"{did_you_mean(kernels, CPU_TENSOR_KERNELS)}")
     token = _cpu_tensor_kernels.set(kernels)
     try:
         yield

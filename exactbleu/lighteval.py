@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from . import MissingExtra
+
 try:
     from lighteval.metrics.metrics_corpus import CorpusLevelComputation
     from lighteval.metrics.metrics_sample import SampleLevelComputation
@@ -24,8 +26,7 @@ try:
 except ModuleNotFoundError as error:
     if not (error.name or "").startswith("lighteval"):
         raise
-    raise ImportError(f'exactbleu.lighteval needs LightEval, which is not installed here ({error}): '
-                      f'pip install "exactbleu[lighteval]"') from None
+    raise MissingExtra("exactbleu.lighteval", "LightEval", "lighteval", name=error.name) from None
 
 from . import (
     HARNESS_PRESET,

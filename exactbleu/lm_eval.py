@@ -4,9 +4,10 @@ sample, and its bootstrap standard error from the samples' statistics rows.
 lm-eval 0.4's own ``bleu`` keeps, for every sample, only as many references as the sample with the
 fewest, and bootstraps its error from 100 resamples at most, each running sacrebleu on the strings.
 Here a sample's value is its statistics row, counted once; ``bleu`` scores the summed rows and
-``bleu_bootstrap_stderr`` resamples them. A task's YAML names them through a ``utils.py`` beside it
+``bleu_standard_error`` resamples them. A task's YAML names them through a ``utils.py`` beside it
 (docs/harnesses.md). lm-eval fills its own ``_stderr`` column only for the aggregations on its own
-list and hands a task's aggregation no ``bootstrap_iters``: the error is a metric of its own, at the
+list, hands a task's aggregation no ``bootstrap_iters``, and leaves out of its printed table every
+metric whose name ends in ``_stderr``: the error is a metric of its own, a row of that table, at the
 face's ``n_bootstrap`` resamples.
 """
 
@@ -24,7 +25,7 @@ from . import (
 )
 
 # The metric names a task's YAML lists, each with the aggregation of the same name.
-METRICS = ("bleu", "bleu_bootstrap_stderr")
+METRICS = ("bleu", "bleu_standard_error")
 
 
 class TaskMetric:
@@ -38,7 +39,7 @@ class TaskMetric:
         preset: ``"sacrebleu"`` by default, as lm-eval's own ``bleu``; any of ``exactbleu.PRESETS``
             whose rows add up: the ``"lm-eval"`` preset keeps references by the whole corpus, which
             per-sample rows cannot, and is refused here (lm-eval's own ``bleu`` gives its number).
-        n_bootstrap: the resamples of ``bleu_bootstrap_stderr``, at least 2.
+        n_bootstrap: the resamples of ``bleu_standard_error``, at least 2.
         **options: any option of ``exactbleu.OPTIONS`` that changes a score, checked here, when
             the task is loaded.
 
@@ -75,7 +76,7 @@ class TaskMetric:
         """The corpus BLEU of the samples, on 0..100: the aggregation named ``bleu``."""
         return score_samples(items, self.settings, standard_error=False).bleu
 
-    def bleu_bootstrap_stderr(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
+    def bleu_standard_error(self, items: Sequence[Mapping[str, list[Any]]]) -> float:
         """The bootstrap standard error of ``bleu``, on 0..100: the standard deviation of the
         resampled corpus scores (with Bessel's correction, as lm-eval's own), at ``n_bootstrap``
         resamples of the rows."""

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import MissingExtra
+
 try:
     import torch
     from mbrs import timer
@@ -22,8 +24,7 @@ try:
 except ModuleNotFoundError as error:
     if not (error.name or "").startswith(("mbrs", "torch", "comet")):
         raise
-    raise ImportError(f'exactbleu.mbrs needs mbrs, which is not installed here ({error}): '
-                      f'pip install "exactbleu[mbrs]"') from None
+    raise MissingExtra("exactbleu.mbrs", "mbrs", "mbrs", name=error.name) from None
 
 from . import bleu_matrix, mbr, scored, scored_rows, statistics
 from .compat import bleu_settings, references_per_segment

@@ -15,7 +15,7 @@ None of these imports its trainer; verl's batching reward manager lives in `exac
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import Settings, resolve_settings_for_language, sentence_bleu, sentence_scores
+from . import MissingExtra, Settings, resolve_settings_for_language, sentence_bleu, sentence_scores
 
 THINK = ("<think>", "</think>")  # the tags of reasoning models' section, removed before scoring
 DEFAULT_PRESET = "sacrebleu"
@@ -99,9 +99,8 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
     ``rewards`` and ``scores`` (the sentence BLEU of each response) and ``extra_logs``."""
     try:
         import torch
-    except ModuleNotFoundError:
-        raise ImportError('reward_func returns torch tensors, and torch is not installed here: '
-                          'pip install "exactbleu[torch]"') from None
+    except ModuleNotFoundError as error:
+        raise MissingExtra("reward_func", "torch for the tensors it returns", "torch", name=error.name) from None
 
     if len(queries) != len(prompts):
         raise ValueError(f"queries and prompts must have the same length, got {len(queries)} and {len(prompts)}")

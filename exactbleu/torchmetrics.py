@@ -13,14 +13,15 @@ import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
+from . import MissingExtra
+
 try:
     import torch
     import torchmetrics
 except ModuleNotFoundError as error:
     if error.name not in ("torch", "torchmetrics"):
         raise
-    raise ImportError(f'exactbleu.torchmetrics needs torch and torchmetrics, which are not installed here ({error}): '
-                      f'pip install "exactbleu[torchmetrics]"') from None
+    raise MissingExtra("exactbleu.torchmetrics", "torch and torchmetrics", "torchmetrics", name=error.name) from None
 
 from . import (
     MAX_ORDER,
@@ -29,6 +30,7 @@ from . import (
     Settings,
     Statistics,
     checked_corpus,
+    did_you_mean,
     kind_of,
     resolve_settings,
     score,
@@ -178,7 +180,7 @@ class BLEUScore(torchmetrics.Metric):
         """torchmetrics' ``plot``: a figure and its axes of one value or of a sequence of values
         (``compute()`` where none is given), between 0 and 1, higher being better."""
         if importlib.util.find_spec("matplotlib") is None:
-            raise ImportError('plot draws with matplotlib, which is not installed here: pip install "exactbleu[plot]"')
+            raise MissingExtra("plot", "matplotlib to draw", "plot", name="matplotlib")
         return self._plot(val, ax)
 
     def merge_state(self, incoming_state: "dict[str, Any] | torchmetrics.Metric") -> None:
@@ -228,7 +230,8 @@ class SacreBLEUScore(BLEUScore):
                  weights: Sequence[float] | None = None, *, ignore_ids: Sequence[int] | None = None,
                  spm_model: str | None = None, **kwargs: Any) -> None:
         if tokenize not in TOKENIZERS:
-            raise ValueError(f"tokenize must be one of {list(TOKENIZERS)}, got {tokenize!r:.80}")
+            raise ValueError(f"tokenize must be one of {list(TOKENIZERS)}, got {tokenize!r:.80}"
+                             f"{did_you_mean(tokenize, TOKENIZERS)}")
         self.tokenize, self.lowercase, self.spm_model = tokenize, lowercase, spm_model
         super().__init__(n_gram, smooth, weights, ignore_ids=ignore_ids, **kwargs)
 

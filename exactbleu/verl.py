@@ -13,13 +13,14 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from . import MissingExtra
+
 try:
     from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 except ModuleNotFoundError as error:
     if not (error.name or "").startswith("verl"):
         raise
-    raise ImportError(f'exactbleu.verl needs verl, which is not installed here ({error}): '
-                      f'pip install "exactbleu[verl]"') from None
+    raise MissingExtra("exactbleu.verl", "verl", "verl", name=error.name) from None
 
 Waiting = list[tuple[Any, asyncio.Future[Any]]]  # a flush's samples (verl's DataProtoItem), each with its future
 

@@ -13,11 +13,14 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-import gradio as gr
-import pandas as pd
-from gradio.events import api  # gradio's gr.api, which its __init__ leaves out of __all__
+from exactbleu import PAIRED_TESTS, MissingExtra
 
-from exactbleu import PAIRED_TESTS
+try:
+    import gradio as gr
+    import pandas as pd
+    from gradio.events import api  # gradio's gr.api, which its __init__ leaves out of __all__
+except ModuleNotFoundError as error:
+    raise MissingExtra("the Space", "gradio", "app", name=error.name) from None
 
 from .pricing import InputError
 from .requests import (

@@ -19,11 +19,13 @@ from exactbleu import (
     Convention,
     Corpus,
     Identified,
+    MissingExtra,
     Settings,
     checked_corpus,
     convention_tokenizers,
     conventions,
     corpus_bleu,
+    did_you_mean,
     explain,
     identify,
     paired_test,
@@ -140,7 +142,7 @@ def _tokenizer(value: Any) -> str:
 def _choice(name: str, value: Any, choices: Any) -> Any:
     """The value, if it is one of the choices (a list or a dict's keys); else a message."""
     if isinstance(value, (list, dict, set)) or value not in choices:
-        raise InputError(f"{name} must be one of {list(choices)}, got {value!r:.40}")
+        raise InputError(f"{name} must be one of {list(choices)}, got {value!r:.40}{did_you_mean(value, choices)}")
     return value
 
 
@@ -157,7 +159,7 @@ def _library(function: Callable[..., Any], *arguments: Any, **keywords: Any) -> 
     """A library check, its message as the page's."""
     try:
         return function(*arguments, **keywords)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, MissingExtra) as error:
         raise InputError(str(error)) from None
 
 
@@ -318,7 +320,7 @@ def run_here(job: Job) -> Any:
     try:
         result = job.function(*job.arguments, **job.keywords)
         return job.finish(result) if job.finish else result
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, MissingExtra) as error:
         raise InputError(str(error)) from None
 
 

@@ -31,6 +31,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
 from typing import Any, TypedDict
 
+from exactbleu import MissingExtra
+
 from .pricing import COMMAND_LINE, InputError
 from .requests import Job
 
@@ -77,7 +79,7 @@ def outcome(job: Job) -> Outcome:
     try:
         result = job.function(*job.arguments, **job.keywords)
         return True, job.finish(result) if job.finish else result
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, MissingExtra) as error:
         return False, str(error)
 
 

@@ -146,12 +146,13 @@ def one_torch_thread():
     torch.set_num_threads(before)
 
 
-def client_python(folder):
-    """The Python of a client's own environment (``.venv-lighteval``, ``.venv-mbrs``), which the
-    README's set-up builds: missing, the test fails under CI and is skipped elsewhere."""
-    python = ROOT / folder / "bin" / "python"
+def client_python(client):
+    """The Python of a client's own environment (``lighteval``, ``mbrs``, ``verl``), which nox builds
+    (``nox -s lighteval-env``; ``nox`` builds all): missing, the test fails under CI and is skipped
+    elsewhere."""
+    python = ROOT / ".nox" / f"{client}-env" / "bin" / "python"
     if not python.exists():
-        message = f"the environment {ROOT / folder} is missing: the README's set-up builds it"
+        message = f"the environment {python.parent.parent} is missing: `nox -s {client}-env` builds it"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

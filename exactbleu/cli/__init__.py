@@ -26,6 +26,7 @@ from .. import (
 )
 from .conventions import COMMAND, conventions_command
 from .files import CommandLineError, read_references, read_systems
+from .parser import SuggestingParser
 from .printing import counted, printed, sentence_lines, single_result, systems_lines
 
 __all__ = ["CommandLineError", "main"]
@@ -33,7 +34,7 @@ __all__ = ["CommandLineError", "main"]
 
 def _parser(prog: str | None) -> argparse.ArgumentParser:
     # allow_abbrev=False: sacrebleu's -t (its test sets) must not be read as a prefix of -tok.
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog=prog or "exactbleu", allow_abbrev=False,
         description="Corpus BLEU of hypotheses against one or more reference files, one segment per line, as "
         "sacrebleu's command line computes and prints it. --preset hf gives Hugging Face's numbers, --preset nltk "

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import TOKENIZERS, tokenizer_for_language
 from .files import CommandLineError, read_references, read_systems
+from .parser import SuggestingParser
 from .printing import printed
 
 if TYPE_CHECKING:  # numpy and the counting layers load once the arguments are read, not for --help
@@ -24,7 +25,7 @@ def conventions_command(argv: list[str], prog: str) -> int:
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog=prog, allow_abbrev=False,
         description="Every convention's BLEU of one hypothesis file against its references (tokenizer, lowercase, "
         "smoothing and arithmetic, reference length, references kept, corpus or mean of sentences, scale), or "

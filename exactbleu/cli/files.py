@@ -2,6 +2,7 @@
 reads them (right-stripped), from files or standard input, with one-line errors."""
 
 import argparse
+import codecs
 import sys
 
 
@@ -11,7 +12,7 @@ class CommandLineError(Exception):
 
 def read_lines(path: str, what: str, encoding: str) -> list[str]:
     """One segment per line of a file (or of standard input, for "-"), right-stripped as sacrebleu
-    reads them."""
+    reads them, decoded from ``encoding`` (-e/--encoding)."""
     try:
         if path == "-":
             data = sys.stdin.buffer.read()
@@ -28,11 +29,23 @@ def read_lines(path: str, what: str, encoding: str) -> list[str]:
     except LookupError:
         raise CommandLineError(f"--encoding {encoding!r}: no such encoding") from None
     except UnicodeDecodeError as error:
-        raise CommandLineError(f"{what} {path}: not {encoding} text (byte {error.start}: {error.reason})") from None
+        raise CommandLineError(undecodable(f"{what} on standard input" if path == "-" else f"{what} {path}", encoding,
+                                           error)) from None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return [line.rstrip() for line in lines]
+
+
+def undecodable(named: str, encoding: str, error: UnicodeDecodeError) -> str:
+    """Where a file is not text in its encoding, in its lines and columns (characters, from 1), and
+    how to give its encoding."""
+    before = error.object[:error.start].decode(encoding, errors="replace")
+    line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+    octets = " ".join(f"0x{octet:02x}" for octet in error.object[error.start:min(error.end, error.start + 4)])
+    shown = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
+    return (f"{named}: line {line} is not valid {shown} (byte{'s' if ' ' in octets else ''} {octets} at column "
+            f"{column}); give the file's encoding with -e/--encoding, such as -e latin-1")
 
 
 def read_systems(arguments: argparse.Namespace) -> tuple[list[str], list[list[str]]]:

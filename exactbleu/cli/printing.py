@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import Settings, Signature
+from .. import MissingExtra, Settings, Signature
 
 # A progress bar from this many segments on (below it, counting takes a moment).
 PROGRESS_SEGMENTS = 8192
@@ -137,7 +137,7 @@ def printed(parser: argparse.ArgumentParser, arguments: argparse.Namespace,
     try:
         for line in run(arguments):
             print(line)
-    except (CommandLineError, ValueError, TypeError) as error:
+    except (CommandLineError, ValueError, TypeError, MissingExtra) as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: a word, not a traceback, and the shell's status for it

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..registry import MissingExtra
 from ..sufficient_statistics import CountedWith, Statistics
-from ..tokenizers import extra
 from .ngrams import Tokens, ngram_counts
 from .threads import in_threads
 
@@ -28,12 +28,11 @@ _BLOCK_CELLS = 250_000
 
 
 def sparse_module(function: str) -> Any:  # scipy.sparse, which ships no types
-    """scipy.sparse, or an ImportError that says ``function`` needs it and how to install it."""
+    """scipy.sparse, or a MissingExtra that says ``function`` needs it and how to install it."""
     try:
         from scipy import sparse
-    except ImportError:
-        raise ImportError(f"{function} needs scipy (its sparse matrices), which is not installed here: "
-                          f"{extra('matrix')}") from None
+    except ImportError as error:
+        raise MissingExtra(function, "scipy's sparse matrices", "matrix", name=error.name) from None
     return sparse
 
 

@@ -14,12 +14,13 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from .. import MissingExtra
+
 try:
     import datasets
     import evaluate
 except ImportError as error:
-    raise ImportError(f'the evaluate metric needs evaluate and datasets, which are not installed here ({error}): '
-                      f'pip install "exactbleu[evaluate]"') from None
+    raise MissingExtra("the evaluate metric", "evaluate and datasets", "evaluate", name=error.name) from None
 
 from .. import (
     OPTIONS,
@@ -32,6 +33,7 @@ from .. import (
     checked_corpus,
     corpus_bleu,
     count_tokens,
+    did_you_mean,
     explain,
     paired_test,
     resolve_settings,
@@ -115,7 +117,8 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
         unknown = sorted(set(kwargs) - set(OPTIONS) - _EVALUATE_INIT_ARGUMENTS)
         if unknown:
             raise ValueError(f"unknown option(s) {unknown} given to evaluate.load; the scoring options are "
-                             f"{list(OPTIONS)}, and the load-time ones threads and max_tokens")
+                             f"{list(OPTIONS)}, and the load-time ones threads and max_tokens"
+                             f"{did_you_mean(unknown, [*OPTIONS, 'threads', 'max_tokens'], each=True)}")
         self._options = {name: kwargs.pop(name) for name in OPTIONS if name in kwargs}
         if processes is not None:
             warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
@@ -138,7 +141,8 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
     def _info(self) -> "evaluate.MetricInfo":
         # An unknown config name or a bad load-time option fails at load time, with compute's message.
         if self.config_name not in PRESETS:
-            raise ValueError(f"config_name must be one of {list(PRESETS)} (the presets), got {self.config_name!r:.80}")
+            raise ValueError(f"config_name must be one of {list(PRESETS)} (the presets), got {self.config_name!r:.80}"
+                             f"{did_you_mean(self.config_name, PRESETS)}")
         self._default_settings = resolve_settings(self.config_name, self._options)
         return evaluate.MetricInfo(
             description=DESCRIPTION, citation=CITATION, inputs_description=inputs_description(), features=_FEATURES,
@@ -151,7 +155,8 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """Add a batch of predictions and their references, checked first."""
         if kwargs:
-            raise ValueError(f"add_batch takes predictions and references, got also {sorted(kwargs)}")
+            raise ValueError(f"add_batch takes predictions and references, got also {sorted(kwargs)}"
+                             f"{did_you_mean(sorted(kwargs), ['predictions', 'references'], each=True)}")
         corpus = _checked_text(predictions, references)
         with self._lock():
             self._added.check_shape(corpus.single_references)
@@ -164,13 +169,12 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
         """Add one prediction and its references, checked first. evaluate's docs show both
         ``add(prediction=p, reference=r)`` and ``add(predictions=p, references=r)``: either names
         the one example."""
-        if "predictions" in kwargs and prediction is None:
-            prediction = kwargs.pop("predictions")
-        if "references" in kwargs and reference is None:
-            reference = kwargs.pop("references")
+        prediction = kwargs.pop("predictions") if "predictions" in kwargs and prediction is None else prediction
+        reference = kwargs.pop("references") if "references" in kwargs and reference is None else reference
         if kwargs:
+            names = ["prediction", "reference", "predictions", "references"]
             raise ValueError(f"add takes prediction and reference (or evaluate's predictions and references), each "
-                             f"once, got also {sorted(kwargs)}")
+                             f"once, got also {sorted(kwargs)}{did_you_mean(sorted(kwargs), names, each=True)}")
         self.add_batch(predictions=[prediction], references=[reference])
 
     def _within_max_tokens(self, corpus: Corpus) -> int:
@@ -290,14 +294,11 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
 
     def score_statistics(self, statistics: Any, **options: Any) -> dict[str, Any]:
         """The result dict from columns of ``statistics`` (a dict, or a ``datasets.Dataset``)."""
-        settings = self._settings(**options)
-        return score(Statistics.from_dict(statistics), settings)
+        return score(Statistics.from_dict(statistics), self._settings(**options))
 
     def _settings(self, **options: Any) -> Settings:
         """The settings of a call: its options over those given at load time, over the preset's."""
-        if not options:
-            return self._default_settings
-        return resolve_settings(self.config_name, self._options, **options)
+        return resolve_settings(self.config_name, self._options, **options) if options else self._default_settings
 
     def _reference_cache(self) -> ReferenceCache:
         """This process's reference cache."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional, cast
 
 from ..limits import MAX_ORDER, MAX_SAMPLES
-from ..registry import registry_changes
+from ..registry import did_you_mean, registry_changes
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers, tokenizer_for_language
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
@@ -51,7 +51,8 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
     Returns:
         the ``Settings``, every value checked and every derived default filled in.
     Raises:
-        ValueError or TypeError naming the option, the bad value and the valid choices.
+        ValueError or TypeError naming the option, the bad value and the valid choices (and the
+        nearest); MissingExtra (an ImportError) where the tokenizer's package is not installed.
     """
     if isinstance(preset, Settings):
         if options or defaults:
@@ -132,7 +133,8 @@ def _given(options: Mapping[str, object]) -> Merged:
     """The options a caller set: unknown names are an error, and None means "not set"."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise ValueError(f"unknown option(s) {unknown}; the options are {list(OPTIONS)}")
+        raise ValueError(f"unknown option(s) {unknown}; the options are {list(OPTIONS)}"
+                         f"{did_you_mean(unknown, OPTIONS, each=True)}")
     return {name: value for name, value in options.items() if value is not None or name in NONE_IS_A_CHOICE}
 
 
@@ -166,11 +168,10 @@ def _tokenize(merged: Merged) -> TokenizeSettings:
     if not callable(tokenizer):
         if not isinstance(tokenizer, str) or tokenizer not in TOKENIZERS:
             raise ValueError(f"tokenizer must be one of {list(TOKENIZERS)} or a callable str -> list[str], got "
-                             f"{tokenizer!r:.80}")
+                             f"{tokenizer!r:.80}{did_you_mean(tokenizer, TOKENIZERS)}")
         needs = TOKENIZERS[tokenizer].needs
         if needs is not None and needs.missing():
-            raise ValueError(f"tokenizer={tokenizer!r} needs {needs.what}, which is not installed here: "
-                             f"{needs.missing()}")
+            raise needs.error(f"tokenizer={tokenizer!r}")
     taken = {setting.name: setting for setting in TOKENIZERS[tokenizer].settings} if isinstance(tokenizer, str) else {}
     for name in setting_options():
         if name in merged and name not in taken:
@@ -200,10 +201,12 @@ def _statistics(merged: Merged, weights: tuple[Weights, bool] | None) -> Statist
         max_order = order
     ref_length = merged.get("ref_length", StatisticsSettings.ref_length)
     if ref_length not in REF_LENGTHS:
-        raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {ref_length!r:.80}")
+        raise ValueError(f"ref_length must be one of {list(REF_LENGTHS)}, got {ref_length!r:.80}"
+                         f"{did_you_mean(ref_length, REF_LENGTHS)}")
     keep = merged.get("keep_references", StatisticsSettings.keep_references)
     if keep not in KEPT_REFERENCES:
-        raise ValueError(f"keep_references must be one of {list(KEPT_REFERENCES)}, got {keep!r:.80}")
+        raise ValueError(f"keep_references must be one of {list(KEPT_REFERENCES)}, got {keep!r:.80}"
+                         f"{did_you_mean(keep, KEPT_REFERENCES)}")
     return StatisticsSettings(max_order=check_int("max_order", StatisticsSettings.max_order if max_order is None
                                                   else max_order, 1, MAX_ORDER), ref_length=str(ref_length),
                               keep_references=str(keep))

@@ -10,10 +10,11 @@ docs' table and the Space read these declarations; nothing else names a tokenize
 
 import dataclasses
 import importlib.util
+import re
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Optional
 
-from ..registry import Option, Registry, markdown_table
+from ..registry import MissingExtra, Option, Registry, install_command, markdown_table
 
 # A tokenizer's settings, checked: its options' values by name.
 TokenizerSettings = Mapping[str, object]
@@ -53,10 +54,17 @@ class Needs:
         """The pip command that installs what is missing, or "" when everything is installed."""
         return "" if all(importlib.util.find_spec(module) for module in self.modules) else self.install
 
+    def error(self, needer: str) -> MissingExtra:
+        """The error for ``needer`` (``tokenizer='moses'``, say) where something needed is missing:
+        it names the first missing module, and the extra where ``install`` is one of exactbleu's."""
+        module = next((module for module in self.modules if importlib.util.find_spec(module) is None), None)
+        named = re.fullmatch(r'pip install "exactbleu\[([\w.-]+)\]"', self.install)
+        return MissingExtra(needer, self.what, named[1] if named else None, self.install, module)
+
 
 def extra(name: str) -> str:
     """The pip command that installs one of exactbleu's extras."""
-    return f'pip install "exactbleu[{name}]"'
+    return install_command(name)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -77,9 +77,11 @@ def run(*arguments, stdin=None):
 
 
 def ours(*arguments, stdin=None):
-    """Our command line, in this process: what it prints and the status it exits with."""
+    """Our command line, in this process: what it prints and the status it exits with. ``stdin`` is
+    text, or bytes (a file in another encoding, piped in)."""
     out, err = io.StringIO(), io.StringIO()
-    standard_input = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
+    piped = stdin if isinstance(stdin, bytes) else (stdin or "").encode("utf-8")
+    standard_input = io.TextIOWrapper(io.BytesIO(piped), encoding="utf-8")
     with mock.patch.object(sys, "stdin", standard_input), contextlib.redirect_stdout(out), \
             contextlib.redirect_stderr(err):
         try:
@@ -200,7 +202,7 @@ def test_the_metric_script_is_the_same_command_line(files):
 
 @pytest.mark.parametrize("case, words", [
     ("missing", ["no such file"]),
-    ("encoding", ["not utf-8"]),
+    ("encoding", ["line 1 is not valid UTF-8", "-e/--encoding"]),
     ("mismatch", ["3 lines", "3004"]),
     ("option", ["smooth_method", "floor", "conflicts"]),
     ("baseline", ["paired test needs a baseline"]),
@@ -227,6 +229,77 @@ def test_errors_are_one_line_and_a_non_zero_exit(tmp_path, case, words):
     assert len(completed.stderr.strip().splitlines()) == 1 and "Traceback" not in completed.stderr
     for word in words:
         assert word in completed.stderr
+
+
+# Its third line starts with 0xff, which no UTF-8 holds.
+LATIN_1_TEXT = ["the cat sat on the mat", "a dog ran home fast", "ÿþ bad day for the cat"]
+UTF_8_TEXT = ["the cat sat on the mat", "a dog ran home fast", "a bad day for the cat"]
+LATIN_1_LINES = "".join(line + "\n" for line in LATIN_1_TEXT).encode("latin-1")
+
+
+@pytest.mark.parametrize("side", ["hypotheses", "references", "standard input"])
+def test_a_file_that_is_not_utf8_is_named_with_its_line_and_the_encoding_flag(tmp_path, side):
+    (tmp_path / "bad").write_bytes(LATIN_1_LINES)
+    (tmp_path / "good").write_text("".join(line + "\n" for line in UTF_8_TEXT), encoding="utf-8")
+    bad, good = str(tmp_path / "bad"), str(tmp_path / "good")
+    arguments, stdin = {"hypotheses": ([good, "-i", bad], None), "references": ([bad, "-i", good], None),
+                        "standard input": ([good], LATIN_1_LINES)}[side]
+    named = {"hypotheses": f"hypotheses {bad}", "references": f"references {bad}",
+             "standard input": "hypotheses on standard input"}[side]
+    completed = ours(*arguments, "-b", stdin=stdin)
+    assert (completed.returncode, completed.stdout) == (1, "")
+    assert completed.stderr == (f"exactbleu: error: {named}: line 3 is not valid UTF-8 (byte 0xff at column 1); give "
+                                f"the file's encoding with -e/--encoding, such as -e latin-1\n")
+    # With its encoding given, it is read.
+    hypotheses, references = (UTF_8_TEXT, LATIN_1_TEXT) if side == "references" else (LATIN_1_TEXT, UTF_8_TEXT)
+    expected = 100 * hf_bleu(hypotheses, [[reference] for reference in references])["bleu"]
+    assert 0 < expected < 100
+    read = ours(*arguments, "-b", "-w", "6", "-e", "latin-1", "--preset", "hf", stdin=stdin)
+    assert read.returncode == 0, read.stderr
+    assert float(read.stdout) == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_conventions_subcommand_reads_with_the_encoding_flag_too(tmp_path):
+    (tmp_path / "bad").write_bytes(LATIN_1_LINES)
+    completed = ours("conventions", tmp_path / "bad", "-i", tmp_path / "bad")
+    assert completed.returncode == 1 and "line 3 is not valid UTF-8 (byte 0xff at column 1)" in completed.stderr
+    assert len(completed.stderr.splitlines()) == 1
+    assert ours("conventions", tmp_path / "bad", "-i", tmp_path / "bad", "-e", "latin-1").returncode == 0
+
+
+@pytest.mark.parametrize("arguments, said", [
+    (["--smoth"], "unrecognized arguments: --smoth; did you mean '--smooth'?"),
+    (["--max-ordr", "3"], "unrecognized arguments: --max-ordr 3; did you mean '--max-order'?"),
+    (["-tok", "13b"], "argument -tok/--tokenize: invalid choice: '13b' (choose from '13a', 'intl', "),
+    (["-tok", "13b"], "); did you mean '13a'?"),
+    (["--preset", "sacrebleau"], "); did you mean 'sacrebleu'?"),
+    (["-s", "flor"], "argument -s/--smooth-method: invalid choice: 'flor' (choose from 'none', 'floor', "),
+    (["-s", "flor"], "); did you mean 'floor'?"),
+])
+def test_a_misspelled_flag_or_choice_gets_the_nearest_one(arguments, said):
+    completed = ours(REFERENCE, "-i", UEDIN, *arguments)
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert said in completed.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("arguments", [["--zzzz"], ["-tok", "qqq"], ["conventions", REFERENCE, "--zzzz"]])
+def test_a_name_near_no_valid_one_gets_no_suggestion(arguments):
+    completed = ours(*arguments) if arguments[0] == "conventions" else ours(REFERENCE, "-i", UEDIN, *arguments)
+    assert completed.returncode == 2 and "did you mean" not in completed.stderr
+
+
+def test_the_conventions_subcommand_suggests_too():
+    completed = ours("conventions", REFERENCE, "-i", UEDIN, "--tokenizers", "13b")
+    assert completed.returncode == 2 and completed.stderr.splitlines()[-1].endswith("; did you mean '13a'?")
+
+
+def test_a_missing_extra_is_one_line(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "sacremoses", None)  # as where it is not installed
+    (tmp_path / "ref").write_text("a b\n", encoding="utf-8")
+    completed = ours(tmp_path / "ref", "-i", tmp_path / "ref", "-tok", "moses")
+    assert (completed.returncode, completed.stdout) == (1, "")
+    assert completed.stderr == ("exactbleu: error: tokenizer='moses' needs `sacremoses` (not installed here: no module "
+                                "named 'sacremoses'): pip install \"exactbleu[moses]\"\n")
 
 
 def test_other_metrics_are_refused_by_name():

@@ -1,4 +1,4 @@
-"""What tests/harnesses/test_lighteval.py runs inside LightEval's own environment (.venv-lighteval),
+"""What tests/harnesses/test_lighteval.py runs inside LightEval's own environment (nox's lighteval-env),
 in one process, so that LightEval starts once: python in_lighteval.py JOB.json REPORT.json.
 
 1. The recipe of docs/harnesses.md, in the job's folder beside its data.jsonl, through LightEval's own

@@ -6,7 +6,7 @@ of sacrebleu's sentence_bleu. The "lighteval" preset equals LightEval's own corp
 directly, on random corpora with uneven reference counts.
 
 LightEval cannot share this environment: it needs huggingface_hub below 1, and the transformers and
-datasets here need 1 or later. The README's set-up builds .venv-lighteval for it, and LightEval runs
+datasets here need 1 or later. nox builds lighteval-env for it (noxfile.py), and LightEval runs
 there, once for all these tests, in a process of its own (in_lighteval.py)."""
 
 import json
@@ -37,7 +37,7 @@ PRESET_CORPORA = 200
 def run(tmp_path_factory):
     """LightEval's report on the recipe's run, its own BLEU on the preset corpora and the face's
     errors, with what was given to it."""
-    lighteval = client_python(".venv-lighteval")
+    lighteval = client_python("lighteval")
     scratch = tmp_path_factory.mktemp("lighteval")
     folder = scratch / "task"  # the user's folder: the recipe's file beside a data.jsonl, and nothing else
     folder.mkdir()
@@ -142,7 +142,9 @@ def test_the_faces_errors_name_the_argument_and_the_choices(run):
 
 def test_the_recipes_run_command_is_the_one_tested():
     page = next(page for page in PAGES if "<!-- recipe: lighteval/exactbleu_translation.py -->" in page)
-    assert '"exactbleu_translation|0" --custom-tasks exactbleu_translation.py --output-dir .results' in page
+    # in_lighteval.py calls LightEval's own command-line app with these arguments, fixed_model.py its model
+    assert ('<!-- run by tests/harnesses/test_lighteval.py -->\n```bash\nlighteval custom fixed fixed_model.py '
+            '"exactbleu_translation|0" --custom-tasks exactbleu_translation.py --output-dir .results\n```') in page
 
 
 def test_without_lighteval_the_face_names_its_extra():

@@ -78,7 +78,7 @@ def test_the_recipe_reports_sacrebleus_bleu_over_every_reference_and_its_standar
     assert result["bleu,none"] == expected
     # lm-eval's own aggregation keeps as many references as the segment with the fewest.
     assert lm_evals_bleu(list(zip(references, predictions))) != expected
-    assert math.isclose(result["bleu_bootstrap_stderr,none"], sacrebleus_standard_error(predictions, references),
+    assert math.isclose(result["bleu_standard_error,none"], sacrebleus_standard_error(predictions, references),
                         rel_tol=1e-9)
     assert result["bleu_stderr,none"] == "N/A"
     assert output["n-samples"][TASK]["effective"] == 300
@@ -137,6 +137,18 @@ def test_under_every_preset_it_accepts_the_task_reports_that_presets_number(task
             or preset in ("sacrebleu", "lighteval")  # sacrebleu's own score is not 100 times bleu
     with pytest.raises(ValueError, match="lm-eval's own `bleu` metric gives.*keep_references='fewest'"):
         TaskMetric(preset="lm-eval")
+
+
+def test_the_repositorys_example_folder_holds_the_pages_files():
+    """docs/examples/lm-eval/, where the page's offline run takes place: its two files are the page's,
+    beside a data.jsonl of the shape the page describes."""
+    from conftest import ROOT
+
+    folder = ROOT / "docs" / "examples" / "lm-eval"
+    for name in ("exactbleu_translation.yaml", "utils.py"):
+        assert (folder / name).read_text(encoding="utf-8") == recipe(f"lm-eval/{name}")
+    documents = [json.loads(line) for line in (folder / "data.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert documents and all(set(doc) == {"source", "references"} and doc["references"] for doc in documents)
 
 
 def test_the_recipes_task_metric_is_sacrebleu_over_every_reference_in_the_target_language():

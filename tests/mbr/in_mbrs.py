@@ -1,4 +1,4 @@
-"""Run in mbrs's environment (.venv-mbrs) by test_mbrs.py: mbrs's own decoders with mbrs's own
+"""Run in mbrs's environment (nox's mbrs-env) by test_mbrs.py: mbrs's own decoders with mbrs's own
 MetricBLEU and with exactbleu.mbrs.MetricBLEU, on the job's sources, and every method of both
 metrics under the job's configs; the aggregated utility of exactbleu.mbr against mbrs's own
 aggregation in float64; what each refuses, and with what message; what each reports to mbrs's

@@ -7,7 +7,7 @@ messages; mbrs's timer gets its rows; mbrs's own tests of its BLEU pass against 
 process pool starts.
 
 mbrs cannot share this environment: it brings unbabel-comet, which pins numpy below 2 and
-torchmetrics below 0.11. The README's set-up builds .venv-mbrs for it, and mbrs runs there, once
+torchmetrics below 0.11. nox builds mbrs-env for it (noxfile.py), and mbrs runs there, once
 for all these tests, in a process of its own (in_mbrs.py)."""
 
 import fcntl
@@ -78,7 +78,7 @@ def report(tmp_path_factory):
 
 
 def run_in_mbrs(scratch):
-    mbrs = client_python(".venv-mbrs")
+    mbrs = client_python("mbrs")
     sources = mbr_samples(3, seed=57)
     rng = random.Random(57)
     cases = [{"config": config, "hypotheses": sources[0], "references": sources[1]}

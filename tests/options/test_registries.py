@@ -1,7 +1,7 @@
 """Every option kind is declared once, whole, in its registry, and everything reads it: a tokenizer
 registered here (with a setting of its own, and a package it needs) appears in every face, the
 command line, the metric, the Space, compat, the signature and the docs' tables, with the right
-error while its package is missing; a smoothing method and a preset likewise; and no registered
+error while its package is missing (``MissingExtra``, naming the extra); a smoothing method and a preset likewise; and no registered
 tokenizer is priced below what it costs."""
 
 import contextlib
@@ -16,7 +16,20 @@ import pytest
 
 import exactbleu
 from conftest import METRIC_PATH, ROOT
-from exactbleu import OPTIONS, PRESETS, SMOOTHING, TOKENIZERS, Needs, Option, Preset, Price, Tokenizer, cli, compat
+from exactbleu import (
+    OPTIONS,
+    PRESETS,
+    SMOOTHING,
+    TOKENIZERS,
+    MissingExtra,
+    Needs,
+    Option,
+    Preset,
+    Price,
+    Tokenizer,
+    cli,
+    compat,
+)
 from exactbleu import options, scoring, tokenizers
 from space import pricing
 from space import requests as space
@@ -52,7 +65,7 @@ def _checked_volume(value, tokenizer):
 
 VOLUME = Option("volume", "tokenize", 1, "how many times the `loud` tokenizer repeats each word", ("--volume",),
                 {"type": int}, check=_checked_volume)
-MISSING = Needs(("a_package_nobody_installed",), "`a-package`", 'pip install "a-package"')
+MISSING = Needs(("a_package_nobody_installed",), "`a-package`", 'pip install "exactbleu[loud]"')
 
 
 def loud(settings):
@@ -78,15 +91,16 @@ def run_cli(*argv):
 
 def test_a_tokenizer_that_needs_a_missing_package_is_refused_by_every_face_with_the_install_command(loud_tokenizer,
                                                                                                    tmp_path):
-    error = 'needs `a-package`, which is not installed here: pip install "a-package"'
-    with pytest.raises(ValueError, match="tokenizer='loud' " + error):
-        exactbleu.corpus_bleu(["a b"], ["a b"], tokenizer="loud")
-    with pytest.raises(ValueError, match=error):
-        evaluate.load(METRIC_PATH, tokenizer="loud")
-    with pytest.raises(ValueError, match=error):
-        evaluate.load(METRIC_PATH).compute(predictions=["a b"], references=["a b"], tokenizer="loud", volume=2)
-    with pytest.raises(ValueError, match=error):
-        compat.BLEU(tokenize="loud")
+    error = ("tokenizer='loud' needs `a-package` (not installed here: no module named 'a_package_nobody_installed'): "
+             'pip install "exactbleu[loud]"')
+    for call in (lambda: exactbleu.corpus_bleu(["a b"], ["a b"], tokenizer="loud"),
+                 lambda: evaluate.load(METRIC_PATH, tokenizer="loud"),
+                 lambda: evaluate.load(METRIC_PATH).compute(predictions=["a b"], references=["a b"], tokenizer="loud",
+                                                            volume=2),
+                 lambda: compat.BLEU(tokenize="loud")):
+        with pytest.raises(MissingExtra) as raised:
+            call()
+        assert str(raised.value) == error and raised.value.extra == "loud" and isinstance(raised.value, ImportError)
     # The Space offers what runs on it, and says what a missing one needs, but not how to install it there.
     with pytest.raises(space.InputError, match=r"tokenizer must be one of \[.*\], got 'loud'; 'loud' is not installed "
                                                r"on this Space: it needs `a-package`"):
@@ -103,7 +117,7 @@ def test_a_tokenizer_that_needs_a_missing_package_is_refused_by_every_face_with_
         exactbleu.corpus_bleu(["a b"], ["a b"], volume=2)
     assert "| `volume` | `1` | how many times the `loud` tokenizer repeats each word | tokenize |" in \
         options.options_table()
-    assert "| `loud` | words, upper-cased and repeated | yes | `volume` | `a-package` (`pip install \"a-package\"`) |" \
+    assert "| `loud` | words, upper-cased and repeated | yes | `volume` | `a-package` (`pip install \"exactbleu[loud]\"`) |" \
         in tokenizers.tokenizers_table()
 
 

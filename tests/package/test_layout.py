@@ -164,6 +164,11 @@ def test_the_type_checker_and_the_linter_find_nothing(tool):
 
 
 def test_the_package_data_holds_every_subpackage():
-    packages = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
-    found = sorted(module_name(path.parent) for path in (ROOT / "exactbleu").rglob("__init__.py"))
-    assert sorted(packages) == found
+    """setuptools discovers the packages by pyproject.toml's pattern: every folder of the package, and
+    nothing else of the repository (tests, space, benchmarks)."""
+    import setuptools
+
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    discovered = setuptools.find_packages(where=str(ROOT), include=found["find"]["include"])
+    subpackages = sorted(module_name(path.parent) for path in (ROOT / "exactbleu").rglob("__init__.py"))
+    assert sorted(discovered) == subpackages and len(subpackages) >= 11

@@ -35,19 +35,19 @@ CHECKS = textwrap.dedent("""
     for name in ("moses", "ko-mecab", "ja-mecab", "flores101"):
         try:
             exactbleu.corpus_bleu(predictions, references, tokenizer=name)
-        except ValueError as error:
+        except exactbleu.MissingExtra as error:
             errors[name] = str(error)
     try:
         exactbleu.bleu_matrix(predictions, [reference[0] for reference in references])
-    except ImportError as error:
+    except exactbleu.MissingExtra as error:
         errors["bleu_matrix"] = str(error)
     try:
         import exactbleu.metric.evaluate_metric
-    except ImportError as error:
+    except exactbleu.MissingExtra as error:
         errors["evaluate_metric"] = str(error)
     try:
         import exactbleu.torchmetrics
-    except ImportError as error:
+    except exactbleu.MissingExtra as error:
         errors["torchmetrics"] = str(error)
     print(json.dumps({"results": results, "heavy": heavy, "errors": errors}))
 """)

@@ -1,4 +1,4 @@
-"""Run in verl's environment (.venv-verl) by test_rewards.py: the docs' verl recipe (a reward.py that
+"""Run in verl's environment (nox's verl-env) by test_rewards.py: the docs' verl recipe (a reward.py that
 names exactbleu's functions, and the overrides it gives) loaded through verl's own paths. verl 0.9.1's
 trainer scores in its reward loop: a RewardLoopWorker loads its manager with load_reward_manager
 (reward.reward_manager, reward.custom_reward_function: path, name, reward_kwargs) and runs the

@@ -57,7 +57,7 @@ def test_command_line_on_wmt17():
                                env=dict(os.environ, PYTHON=sys.executable, PATH=f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"))
     assert completed.returncode == 0, completed.stderr
     page = next(page for page in PAGES if "<!-- recipe: cli -->" in page)
-    printed = re.search(r"prints\n\n```\n(.*?)```", page[page.index("<!-- recipe: cli -->"):], re.DOTALL).group(1)
+    printed = re.search(r"prints\n\n```text\n(.*?)```", page[page.index("<!-- recipe: cli -->"):], re.DOTALL).group(1)
     assert completed.stdout == printed
     # The quick start's command, after the README's set-up command, prints the score alone.
     completed = subprocess.run(as_here(recipe("quick-cli")), shell=True, cwd=ROOT, capture_output=True, text=True,

@@ -120,6 +120,20 @@ def test_the_reward_is_sacrebleus_score_over_100_at_most_1():
     assert 0 < sum(value == 0 for value in expected) < 203 and all(a == b for a, b in zip(raw, expected) if a <= 1)
 
 
+def test_the_openrlhf_recipe_scores_each_response_as_sacrebleu_in_german():
+    """The page's reward_func.py, as OpenRLHF loads it: each query is its prompt and the response."""
+    namespace = {}
+    exec(compile(recipe("openrlhf/reward_func.py"), "docs/rewards.md:openrlhf/reward_func.py", "exec"), namespace)
+    completions, references = completions_with_reasoning(12, seed=5)
+    prompts = [f"Übersetze {i}: " for i in range(12)]
+    got = namespace["reward_func"]([p + c for p, c in zip(prompts, completions)], prompts, references)
+    scorer = BLEU(trg_lang="de", effective_order=True)
+    expected = [min(1.0, scorer.sentence_score(answer(c), r).score / 100) for c, r in zip(completions, references)]
+    import torch
+
+    assert got["rewards"].tolist() == torch.tensor(expected, dtype=torch.float32).tolist()
+
+
 def test_details_are_verls_dict_of_the_results_parts():
     completions, references = perfect_and_random(40, seed=5)
     expected = [details(answer(c), r) for c, r in zip(completions, references)]
@@ -205,7 +219,7 @@ ROUTER_KEYWORDS = ["reward_model_tokenizer", "reward_router_address"]
 
 @pytest.mark.slow  # verl's start, in a process of its own, and a local Ray
 def test_verls_reward_loop_gives_each_response_its_bleu(tmp_path):
-    verl = client_python(".venv-verl")
+    verl = client_python("verl")
     per_sample, batched = verl_overrides()
     assert per_sample["reward.custom_reward_function.name"] == "compute_score"
     assert batched["reward.custom_reward_function.name"] == "compute_score_batch"

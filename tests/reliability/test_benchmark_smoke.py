@@ -51,7 +51,7 @@ def test_the_harness_benchmark_runs_and_its_bleu_is_sacrebleus_in_smoke_mode(tmp
     """Its timings mean nothing at tiny sizes; the check that the face's BLEU is sacrebleu's over
     every reference, set by set, still runs."""
     printed = smoke_run("harnesses.py", tmp_path)
-    assert '"sets": 5' in printed and "| exactbleu.lm_eval `bleu_bootstrap_stderr` | 100 |" in printed
+    assert '"sets": 5' in printed and "| exactbleu.lm_eval `bleu_standard_error` | 100 |" in printed
     assert "| LightEval's own corpus `bleu` |" in printed
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from exactbleu import options, tokenizers
+from exactbleu import MissingExtra, options, tokenizers
 from exactbleu.tokenizers import mecab
 from oracles import hf_bleu, streams
 
@@ -110,8 +110,9 @@ def test_a_missing_package_is_named_with_its_pip_command(bleu, tokenizer, packag
     dictionary = mecab.MECAB[tokenizer].dictionary
     with mock.patch.object(importlib.util, "find_spec",
                            lambda name, *args: None if name == dictionary else real(name, *args)):
-        with pytest.raises(ValueError) as raised:
+        with pytest.raises(MissingExtra) as raised:
             options.resolve_settings(tokenizer=tokenizer)
     extra = {"ko-mecab": "ko", "ja-mecab": "ja"}[tokenizer]
+    assert raised.value.extra == extra and raised.value.name == dictionary
     assert f'pip install "exactbleu[{extra}]"' in str(raised.value)
     assert package in str(raised.value) and f"tokenizer={tokenizer!r}" in str(raised.value)

@@ -1,0 +1,104 @@
+"""The project's environments, and what runs in each: ``nox`` runs what CI runs, every test at once.
+
+Four environments, each declared once by what it installs (pyproject.toml's extras and dependency
+groups): ``core-env``, the library with every extra and the tests' oracles, tools and clients; and
+one for each client that pins other versions than the core's (``lighteval-env``, ``mbrs-env``,
+``verl-env``), where the tests run that client in a process of its own. The other sessions run in
+those environments: ``tests`` (the default) everything on two workers; ``fast`` the tier without the
+slow tests; ``lighteval``, ``mbrs`` and ``verl`` one client's tests; ``lint`` the type checker and
+the linter; ``docs`` the examples of the README and docs/; ``browser`` the Space in Chromium.
+Arguments after ``--`` go to pytest: ``nox -s tests -- -k rewards``.
+"""
+
+import os
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv"  # uv installs what pip would, several times faster
+nox.options.reuse_venv = "yes"  # an environment is made once; a later run brings it up to date
+nox.options.error_on_external_run = True
+
+ROOT = Path(__file__).resolve().parent
+PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
+# pip reads a machine's local wheel folder (PIP_FIND_LINKS) by itself; uv reads a variable of its own.
+if os.environ.get("PIP_FIND_LINKS") and not os.environ.get("UV_FIND_LINKS"):
+    os.environ["UV_FIND_LINKS"] = os.environ["PIP_FIND_LINKS"]
+
+
+# Each environment: the extra of the package it installs (editable), and the dependency group beside it.
+ENVIRONMENTS = {"core": ("all", "test"), "lighteval": ("lighteval", "lighteval-env"), "mbrs": ("mbrs", "mbrs-env"),
+                "verl": ("verl", "verl-env")}
+
+
+def environment(name: str, extra: str, group: str) -> None:
+    """Declare the session that makes (or brings up to date) one environment, and nothing else."""
+
+    @nox.session(name=f"{name}-env", default=False)
+    def build(session: nox.Session) -> None:
+        session.install("-e", f".[{extra}]", *nox.project.dependency_groups(PYPROJECT, group))
+
+    build.__doc__ = f"The {name} environment: exactbleu[{extra}], editable, and the {group!r} group of pyproject.toml."
+
+
+for _name, (_extra, _group) in ENVIRONMENTS.items():
+    environment(_name, _extra, _group)
+
+
+def pytest(session: nox.Session, *arguments: str) -> None:
+    """pytest in the core environment (the clients' tests start their client in its own)."""
+    python = ROOT / ".nox" / "core-env" / "bin" / "python"
+    session.run(str(python), "-m", "pytest", *arguments, *session.posargs, external=True)
+
+
+EVERY_ENVIRONMENT = [f"{name}-env" for name in ENVIRONMENTS]
+
+
+@nox.session(venv_backend="none", requires=EVERY_ENVIRONMENT)
+def tests(session: nox.Session) -> None:
+    """Every test, on two workers: what CI runs (the README's test command)."""
+    pytest(session, "-n", "2")
+
+
+@nox.session(venv_backend="none", requires=["core-env"], default=False)
+def fast(session: nox.Session) -> None:
+    """The fast tier: every test not marked slow, on two workers."""
+    pytest(session, "-n", "2", "-m", "not slow")
+
+
+@nox.session(venv_backend="none", requires=["core-env", "lighteval-env"], default=False)
+def lighteval(session: nox.Session) -> None:
+    """exactbleu.lighteval inside LightEval, and the "lighteval" preset against LightEval's own BLEU."""
+    pytest(session, "tests/harnesses/test_lighteval.py")
+
+
+@nox.session(venv_backend="none", requires=["core-env", "mbrs-env"], default=False)
+def mbrs(session: nox.Session) -> None:
+    """exactbleu.mbrs inside mbrs's decoders, and mbrs's own BLEU tests against it."""
+    pytest(session, "tests/mbr/test_mbrs.py")
+
+
+@nox.session(venv_backend="none", requires=["core-env", "verl-env"], default=False)
+def verl(session: nox.Session) -> None:
+    """The rewards and exactbleu.verl inside verl's reward loop."""
+    pytest(session, "tests/recipes/test_rewards.py")
+
+
+@nox.session(venv_backend="none", requires=["core-env"], default=False)
+def lint(session: nox.Session) -> None:
+    """mypy (strict) and ruff, configured in pyproject.toml."""
+    python = str(ROOT / ".nox" / "core-env" / "bin" / "python")
+    session.run(python, "-m", "mypy", external=True)
+    session.run(python, "-m", "ruff", "check", external=True)
+
+
+@nox.session(venv_backend="none", requires=["core-env"], default=False)
+def docs(session: nox.Session) -> None:
+    """Every example of the README and docs/, as written: the Python ones as doctests, the shell ones run."""
+    pytest(session, "-n", "2", "README.md", "docs", "tests/docs")
+
+
+@nox.session(venv_backend="none", requires=["core-env"], default=False)
+def browser(session: nox.Session) -> None:
+    """The Space in Debian's Chromium (apt-get install chromium), driven by Playwright."""
+    pytest(session, "tests/space/test_space_browser.py")
