@@ -1,4 +1,4 @@
-"""exactbleu: BLEU with exactly Hugging Face's, sacrebleu's or NLTK's numbers.
+"""exactbleu: BLEU with exactly Hugging Face's, sacrebleu's, NLTK's or COCO's numbers.
 
 The data flows one way. Each stage is a folder (or a module), and imports only from those above it:
 
@@ -9,13 +9,13 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``options``: every option, preset and smoothing method declared once; ``Settings``;
 - ``counting``: the host counts: the numpy engine, threads, n-grams across texts;
 - ``device``: torch counts tensors on their device (imported only when a tensor arrives);
-- ``scoring``: pure functions of statistics, in three arithmetics; significance; explanation;
+- ``scoring``: pure functions of statistics, in four arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale, MBR);
 - ``conventions``: every convention's score at once, and those that reproduce a reported score;
-- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``, ``rewards``, ``verl``:
-  the faces: sacrebleu's API, the command line, the evaluate metric, torchmetrics' Metrics, the
-  metrics of lm-eval and LightEval tasks, mbrs's BLEU, the RL trainers' rewards, verl's batch manager.
+- ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``, ``rewards``, ``verl``,
+  ``coco``: the faces: sacrebleu's API, the command line, the evaluate metric, and those of torchmetrics,
+  lm-eval, LightEval, mbrs, the RL trainers, verl and the COCO caption evaluation.
 
 Every name in ``__all__`` is public: the faces use these and nothing else.
 """
@@ -68,7 +68,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
     from .scoring.explanation import Explanations
     from .scoring.significance import Compared, Estimate
     from .sufficient_statistics import Statistics, Sums
-    from .tokenizers import TOKENIZERS, Needs, Price, Tokenizer, tokenizer_for_language
+    from .tokenizers import TOKENIZERS, Needs, Price, Tokenizer, ptb_tokens, tokenizer_for_language
 
 # Each public name and the module that defines it. They load when first used (PEP 562), so that
 # `exactbleu --help` and `python -m exactbleu` start without numpy.
@@ -83,7 +83,8 @@ _PUBLIC: dict[str, str] = {
                      "check_whole_corpus", "resolve_settings", "resolve_settings_for_language"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",
                      "packed_token_limit"], ".limits"),
-    **dict.fromkeys(["TOKENIZERS", "Needs", "Price", "Tokenizer", "tokenizer_for_language"], ".tokenizers"),
+    **dict.fromkeys(["TOKENIZERS", "Needs", "Price", "Tokenizer", "ptb_tokens", "tokenizer_for_language"],
+                    ".tokenizers"),
     **dict.fromkeys(["Scored", "ScoredRows"], ".scoring"),
     **dict.fromkeys(["Compared", "Estimate"], ".scoring.significance"),
     **dict.fromkeys(["checked_corpus", "cpu_tensor_kernels"], ".dispatch"),
@@ -148,6 +149,7 @@ __all__ = [
     "mbr",
     "packed_token_limit",
     "paired_test",
+    "ptb_tokens",
     "resolve_harness_settings",
     "resolve_settings",
     "resolve_settings_for_language",

@@ -25,6 +25,7 @@ from .counting.ngrams import tokens_of_text
 from .inputs import Corpus, checked_host_corpus, with_references_kept
 from .inputs.ids import TokenIds
 from .options import (
+    COCO,
     HF,
     NLTK,
     OPTIONS,
@@ -44,7 +45,7 @@ from .tokenizers import TOKENIZERS, tokenizer_for_language
 AGGREGATES = ("corpus", "sentence mean")
 # The arithmetics, each with the preset that states it and its scale, and their smoothing choices:
 # HF's smooth flag, sacrebleu's and NLTK's methods as the smoothing registry declares them.
-ARITHMETICS = {HF: ("default", 1), SACREBLEU: ("sacrebleu", 100), NLTK: ("nltk", 1)}
+ARITHMETICS = {HF: ("default", 1), SACREBLEU: ("sacrebleu", 100), NLTK: ("nltk", 1), COCO: ("coco", 1)}
 
 
 class Convention(NamedTuple):

@@ -121,6 +121,18 @@ def random_corpus(segments, seed, references=1):
     return predictions, reference_lists
 
 
+def coco_bleu(predictions, references):
+    """pycocoevalcap's Bleu_4 (the COCO caption evaluation's) of the corpus, on 0..1, on its PTB tokens
+    (the "ptb" tokenizer's, held to its Java tokenizer in tests/tokenizers/test_ptb.py)."""
+    from pycocoevalcap.bleu.bleu import Bleu
+
+    from exactbleu import ptb_tokens
+
+    gts = {number: [" ".join(ptb_tokens(r)) for r in group] for number, group in enumerate(references)}
+    res = {number: [" ".join(ptb_tokens(p))] for number, p in enumerate(predictions)}
+    return Bleu(4).compute_score(gts, res, verbose=0)[0][3]
+
+
 def uneven_corpus(segments, seed):
     """A random corpus whose predictions have one to four references each, their number varying from
     segment to segment."""

@@ -36,9 +36,9 @@ from .resolution import (
     resolve_settings_for_language,
 )
 from .signature import SHORT_NAMES, Signature, signature
-from .smoothing import HF, NLTK, SACREBLEU, SMOOTHING, Smoothing, smoothing_table
+from .smoothing import COCO, HF, NLTK, SACREBLEU, SMOOTHING, Smoothing, smoothing_table
 
-__all__ = ["DECLARED", "HF", "NLTK", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SACREBLEU",
+__all__ = ["COCO", "DECLARED", "HF", "NLTK", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SACREBLEU",
            "SHORT_NAMES", "SMOOTHING", "STAGES",
            "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature",
            "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "check_all_references",

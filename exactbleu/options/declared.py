@@ -216,6 +216,11 @@ for _preset in (
            {**PRESETS["sacrebleu"].options, "keep_references": "first"}, True),
 ):
     PRESETS.register(_preset)
+# The COCO caption evaluation (pycocoevalcap's Bleu), on its PTB tokens.
+_COCO = Preset("coco", "pycocoevalcap's `Bleu` (the COCO caption evaluation's `Bleu_4`, image captioning's BLEU): "
+               "its PTB tokens, the closest reference length, its own arithmetic",
+               {"tokenizer": "ptb", "ref_length": "closest", "smooth_method": "coco"})
+PRESETS.register(_COCO)
 
 
 def options_table() -> str:

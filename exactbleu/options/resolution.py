@@ -123,10 +123,8 @@ def _resolved_key(preset: object, defaults: Mapping[str, object],
 
 def _cacheable(settings: Settings) -> bool:
     """Settings that do not depend on what is installed (packages and model files can change)."""
-    tokenizer = settings.tokenize.tokenizer
-    if not isinstance(tokenizer, str):
-        return False
-    return TOKENIZERS[tokenizer].needs is None and TOKENIZERS[tokenizer].available is None
+    declared = TOKENIZERS.get(settings.tokenize.tokenizer) if isinstance(settings.tokenize.tokenizer, str) else None
+    return declared is not None and declared.needs is None and declared.available is None
 
 
 def _given(options: Mapping[str, object]) -> Merged:
@@ -237,6 +235,8 @@ def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, boo
     effective_order = False if given is None else check_bool("effective_order", given)
     if effective_order and declared is not None and not declared.effective_order:
         raise ValueError(f"effective_order=True is sacrebleu's; it does not apply to {declared.arithmetic}'s {method}")
+    if weights is not None and declared is not None and not declared.weights:  # its own n-th root of a product
+        raise ValueError(f"weights do not apply to {declared.arithmetic}'s {method}: give max_order instead")
     if effective_order and weights is not None:
         raise ValueError("effective_order=True conflicts with weights: effective order re-weights the orders uniformly")
     # The per-sentence rule, stated once: sacrebleu's sentence_bleu averages only the orders that a

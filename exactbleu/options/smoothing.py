@@ -13,14 +13,15 @@ from typing import NamedTuple
 from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK = "HF", "sacrebleu", "NLTK"
+HF, SACREBLEU, NLTK, COCO = "HF", "sacrebleu", "NLTK", "COCO"
 
 
 class Smoothing(NamedTuple):
-    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU`` or ``NLTK``), the
-    default of its ``smooth_value`` (None: it takes none), what it does, whether sacrebleu's
-    effective order applies to it, and the order its statistics count through at least (NLTK's
-    methods 5 and 7 smooth with the 5-gram precision at any order)."""
+    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK`` or
+    ``COCO``), the default of its ``smooth_value`` (None: it takes none), what it does, whether
+    sacrebleu's effective order applies to it, the order its statistics count through at least
+    (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), and whether NLTK's
+    ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product)."""
 
     name: str
     arithmetic: str
@@ -28,6 +29,7 @@ class Smoothing(NamedTuple):
     describe: str
     effective_order: bool = True
     counts_through: int = 0
+    weights: bool = True
 
 
 SMOOTHING: Registry[Smoothing] = Registry("smooth_method", lambda method: method.name)
@@ -46,6 +48,9 @@ for _method in (
     Smoothing("method5", NLTK, None, "each precision averaged with its neighbours, the 5-gram's included", False, 5),
     Smoothing("method6", NLTK, None, "interpolates with the previous orders' ratio, alpha = 5", False),
     Smoothing("method7", NLTK, None, "methods 4 and 5 together", False, 5),
+    # pycocoevalcap's Bleu, the COCO caption evaluation's: its two epsilons are all its smoothing.
+    Smoothing("coco", COCO, None, "pycocoevalcap's: each precision (matches + 1e-15) / (totals + 1e-9), so "
+              "none is 0", False, weights=False),
 ):
     SMOOTHING.register(_method)
 

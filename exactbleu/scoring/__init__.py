@@ -1,10 +1,10 @@
-"""Scoring: summed statistics become a score, in one of three arithmetics, each a module with its
+"""Scoring: summed statistics become a score, in one of four arithmetics, each a module with its
 one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
-``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``) and ``arithmetic_nltk`` (NLTK's
-``corpus_bleu``, ``method0`` to ``method7``); ``arithmetic(settings)`` is the one place that
-chooses. Every function is pure: a corpus score is the score of its sums, a sentence score that of
-one row's, a resample's that of its resampled sums. ``significance``, ``explanation`` and
-``results`` score through it.
+``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's
+``corpus_bleu``, ``method0`` to ``method7``) and ``arithmetic_coco`` (pycocoevalcap's ``Bleu``,
+COCO captions'); ``arithmetic(settings)`` is the one place that chooses. Every function is pure: a
+corpus score is the score of its sums, a sentence score that of one row's, a resample's that of its
+resampled sums. ``significance``, ``explanation`` and ``results`` score through it.
 """
 
 import dataclasses
@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ..options import Settings
 from ..options.smoothing import arithmetic_of
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
-from . import arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
+from . import arithmetic_coco, arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
 from .common import Scored, ScoredRows
 
 
@@ -35,7 +35,7 @@ class Arithmetic(Protocol):
 
 # Each arithmetic's module, by the name the smoothing declarations give it.
 _ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu,
-                                                                         arithmetic_nltk)}
+                                                                         arithmetic_nltk, arithmetic_coco)}
 
 __all__ = [
     "Arithmetic",
@@ -59,7 +59,7 @@ __all__ = [
 def arithmetic(settings: Settings) -> Arithmetic:
     """The one place that chooses the arithmetic from the settings: HF's (no ``smooth_method``),
     or the one the smoothing method belongs to (NLTK's ``method0`` to ``method7``, sacrebleu's
-    four). Corpus scores, sentence scores, every resample of the significance tests and the
+    four, COCO's ``coco``). Corpus scores, sentence scores, every resample of the significance tests and the
     command line all score through it: ``arithmetic(settings).score(sums, settings)``, or
     ``.score_rows(statistics, settings)`` for many rows at once."""
     return _ARITHMETIC[arithmetic_of(settings.scoring.smooth_method)]

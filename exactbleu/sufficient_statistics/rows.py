@@ -139,6 +139,16 @@ class Statistics:
             return self
         return NotImplemented
 
+    def first_orders(self, orders: int) -> "Statistics":
+        """The rows of the first ``orders`` n-gram orders: what counting with that ``max_order`` gives
+        (an order's n-grams do not depend on higher ones), so they score under such settings."""
+        if isinstance(orders, bool) or not isinstance(orders, int) or not 1 <= orders <= self.orders:
+            raise ValueError(f"orders must be from 1 to the {self.orders} these statistics count, got {orders!r}")
+        array = self.array
+        rows = np.column_stack([array[:, :2 + orders], array[:, 2 + self.orders : 2 + self.orders + orders]])
+        counted = None if self.counted_with is None else self.counted_with._replace(orders=orders, corpus="")
+        return Statistics(rows, orders, self.references, counted).sealed()
+
     def sealed(self) -> "Statistics":
         """The rows of one whole corpus, marked as such where their settings decide which
         references count by the whole corpus (``CountedWith.corpus``): stored and read back, they

@@ -3,15 +3,17 @@
 Every tokenizer is sacrebleu's, HF's or sacremoses', token for token. Each family lives in a module
 of its own that declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's
 default and WMT's), ``simple`` (sacrebleu's intl, zh, char and none), ``moses``, ``mecab`` (Korean
-and Japanese) and ``spm`` (SentencePiece, spBLEU). They are registered here, once, in
-``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any of them.
+and Japanese), ``spm`` (SentencePiece, spBLEU) and ``ptb`` (pycocoevalcap's, COCO captions). They
+are registered here, once, in ``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any
+of them.
 
 Adding a tokenizer: its module, its entry in ``_FAMILIES`` below, and its test.
 """
 
 from collections.abc import Callable, Iterable
 
-from . import mecab, moses, simple, spm, tokenizer_13a
+from . import mecab, moses, ptb, simple, spm, tokenizer_13a
+from .ptb import ptb_tokens
 from .registry import (
     RUN_LENGTH,
     TOKENIZERS,
@@ -52,6 +54,7 @@ __all__ = [
     "UncutText",
     "extra",
     "make_tokenizer",
+    "ptb_tokens",
     "reader_text",
     "register",
     "rstripped_by_default",
@@ -63,7 +66,8 @@ __all__ = [
     "tokenizers_table",
 ]
 
-_FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS)
+_FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS,
+             ptb.TOKENIZERS)
 for _family in _FAMILIES:
     for _tokenizer in _family:
         register(_tokenizer)

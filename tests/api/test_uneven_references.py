@@ -19,7 +19,7 @@ import exactbleu
 from conftest import load_metric
 from exactbleu import rewards
 from exactbleu.lm_eval import TaskMetric
-from oracles import hf_bleu, nltk_quietly, outcome, streams, uneven_corpus
+from oracles import coco_bleu, hf_bleu, nltk_quietly, outcome, streams, uneven_corpus
 
 lm_eval_metrics = pytest.importorskip("lm_eval.api.metrics")
 
@@ -39,6 +39,8 @@ def convention(preset, predictions, references):
                             [p.split() for p in predictions])
     if preset == "lm-eval":
         return lm_eval_metrics.bleu(list(zip(references, predictions))) / 100
+    if preset == "coco":
+        return coco_scores(predictions, references)[0]
     assert preset == "lighteval"
     return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score / 100
 
@@ -53,7 +55,14 @@ def sentence_convention(preset, prediction, references):
         return convention("nltk", [prediction], [references])
     if preset == "lighteval":
         return sacrebleu.sentence_bleu(prediction, references[:1]).score / 100
+    if preset == "coco":
+        return coco_scores([prediction], [references])[1][0]
     return None  # lm-eval's rule keeps references by the whole corpus
+
+
+def coco_scores(predictions, references):
+    """pycocoevalcap's Bleu_4, of the corpus and of each image, on its PTB tokens."""
+    return coco_bleu(predictions, references), [coco_bleu([p], [r]) for p, r in zip(predictions, references)]
 
 
 def same(got, expected):

@@ -18,13 +18,13 @@ from exactbleu.conventions import conventions, identify
 from oracles import hf_bleu, nltk_quietly, streams
 
 SMOOTHINGS = {"sacrebleu": ["none", "floor", "add-k", "exp"], "nltk": [f"method{n}" for n in range(8)],
-              "default": [False, True]}
+              "default": [False, True], "coco": ["coco"]}
 TOKENIZERS = ["13a", "intl", "char", "none"]
 # NLTK's corpus_bleu hands these methods its last sentence (docs/conventions.md, "NLTK's quirks"): the
 # "nltk" preset departs from its corpus score there, by design, so no peer gives those corpus rows.
 NLTK_LAST_SENTENCE = {"method5", "method6", "method7"}
 # sacrebleu's and NLTK's own reference length is the closest; HF's (tensorflow/nmt's) the shortest.
-NATIVE_REF_LENGTH = {"sacrebleu": "closest", "nltk": "closest", "default": "shortest"}
+NATIVE_REF_LENGTH = {"sacrebleu": "closest", "nltk": "closest", "default": "shortest", "coco": "closest"}
 
 
 def expected_score(predictions, references, row, counted=None):
@@ -67,16 +67,16 @@ def test_every_row_is_what_the_public_functions_give_for_its_preset_and_options(
 def test_the_space_has_every_dimension():
     predictions, groups = small_corpus(4, 1, False)
     single = conventions(predictions, groups)
-    # 14 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's) x 4 tokenizers x lowercase x 2 reference
-    # lengths, each as a corpus score and a mean of sentence scores, on 2 scales.
-    assert len(single) == 14 * 4 * 2 * 2 * 2 * 2
+    # 15 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's, COCO's) x 5 tokenizers (13a, intl, char,
+    # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales.
+    assert len(single) == 15 * 5 * 2 * 2 * 2 * 2
     uneven = conventions(*small_corpus(5, 3, False))
     # and all, the first or the fewest references: the fewest only as a corpus score.
-    assert len(uneven) == 14 * 4 * 2 * 2 * (3 + 2) * 2
-    assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval"}
+    assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2
+    assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco"}
     zh = conventions(predictions, groups, language="zh")
-    assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none"}
-    assert len(zh) == len(single) * 5 // 4
+    assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none", "ptb"}
+    assert len(zh) == len(single) * 6 // 5
     assert [row.departures for row in single] == sorted(row.departures for row in single)
     first = single[0]
     assert (first.preset, first.options, first.aggregate, first.scale) == ("default", {}, "corpus", 1)
@@ -94,7 +94,7 @@ def test_each_convention_names_its_arithmetic_and_its_score_on_0_to_100():
         on_1, on_100 = (twins[(row.preset, repr(row.options), row.aggregate, scale)] for scale in (1, 100))
         assert row.percent == on_100.score
         assert math.isclose(on_100.score, 100 * on_1.score, rel_tol=1e-12, abs_tol=1e-300), row
-    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK"}
+    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO"}
 
 
 def test_the_spaces_plot_draws_a_line_for_each_arithmetic_it_is_given():
@@ -134,6 +134,14 @@ def peer_score(predictions, references, draw):
         else:
             value = stats.fmean([metric.sentence_score(p, group).score for p, group in zip(predictions, references)])
         return value if scale == 100 else value / 100
+    if preset == "coco":  # pycocoevalcap's Bleu, on the tokens joined by spaces, as its tokenizer returns them
+        from pycocoevalcap.bleu.bleu import Bleu
+
+        tokens = peer_tokens(tokenizer, lowercase, rstrip=False)
+        gts = {number: [" ".join(tokens(r)) for r in group] for number, group in enumerate(references)}
+        score, scores = Bleu(4).compute_score(gts, {number: [" ".join(tokens(p))] for number, p in
+                                                    enumerate(predictions)}, verbose=0)
+        return (score[3] if aggregate == "corpus" else stats.fmean(scores[3])) * scale
     if preset == "nltk":
         tokens = peer_tokens(tokenizer, lowercase, rstrip=True)
         function = getattr(nltk_bleu.SmoothingFunction(), smoothing)
@@ -158,9 +166,9 @@ def convention_of(row):
     """A row's convention in the draw's terms, where a peer computes it; else None."""
     settings = exactbleu.resolve_settings(row.preset, **row.options)
     method = settings.scoring.smooth_method
-    preset = "default" if method is None else "sacrebleu" if method in SMOOTHINGS["sacrebleu"] else "nltk"
-    if settings.statistics.ref_length != NATIVE_REF_LENGTH[preset]:
-        return None
+    preset = next((name for name, methods in SMOOTHINGS.items() if method in methods), "default")
+    if settings.statistics.ref_length != NATIVE_REF_LENGTH[preset] or settings.tokenize.tokenizer == "ptb":
+        return None  # no peer takes that reference length; ptb's peer is a jar, tested on its own
     if preset == "nltk" and row.aggregate == "corpus" and method in NLTK_LAST_SENTENCE:
         return None
     smoothing = settings.scoring.smooth if preset == "default" else method

@@ -21,7 +21,7 @@ from sacrebleu.metrics import BLEU
 
 import exactbleu
 from conftest import ROOT, client_python
-from oracles import hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
+from oracles import coco_bleu, hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
 from pages import PAGES, recipe
 
 pytestmark = pytest.mark.slow  # LightEval's start, in a process of its own
@@ -124,7 +124,8 @@ def test_under_every_preset_it_takes_the_corpus_metric_gives_that_presets_number
                     "sacrebleu": lambda: sacrebleu.corpus_bleu(predictions, streams(references)).score,
                     "nltk": lambda: 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in g] for g in references],
                                                        [p.split() for p in predictions]),
-                    "lighteval": lambda: sacrebleu.corpus_bleu(predictions, [[g[0] for g in references]]).score}
+                    "lighteval": lambda: sacrebleu.corpus_bleu(predictions, [[g[0] for g in references]]).score,
+                    "coco": lambda: 100 * coco_bleu(predictions, references)}
         assert math.isclose(run["every_preset"][preset], expected[preset](), rel_tol=1e-12), preset
 
 

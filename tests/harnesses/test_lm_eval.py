@@ -13,7 +13,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
 
-from oracles import hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
+from oracles import coco_bleu, hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
 from pages import recipe
 
 lm_eval = pytest.importorskip("lm_eval")
@@ -97,6 +97,8 @@ def preset_number(preset, predictions, references):
     if preset == "nltk":
         return 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in group] for group in references],
                                   [p.split() for p in predictions])
+    if preset == "coco":
+        return 100 * coco_bleu(predictions, references)
     assert preset == "lighteval", preset
     return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score
 

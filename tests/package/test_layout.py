@@ -19,7 +19,7 @@ EVERYTHING = [*LIBRARY, *sorted((ROOT / "space").glob("*.py")), ROOT / "bleu_met
 # The faces, each with the package its modules may import from besides the public core.
 FACES = {**{path: "exactbleu.cli" for path in (ROOT / "exactbleu" / "cli").glob("*.py")},
          **dict.fromkeys([ROOT / "exactbleu" / f"{name}.py" for name in ("compat", "torchmetrics", "lm_eval", "lighteval",
-                                                                                 "mbrs", "rewards", "verl")]),
+                                                                                 "mbrs", "rewards", "verl", "coco")]),
          **{path: "exactbleu.metric" for path in (ROOT / "exactbleu" / "metric").glob("*.py")},
          **{path: "space" for path in (ROOT / "space").glob("*.py")}, ROOT / "app.py": "space"}
 PUBLIC_MODULES = {"exactbleu", "exactbleu.compat"}

@@ -62,7 +62,12 @@ def imports(path):
 
 def package_map():
     """The stages, in the order the package map lists them: the names before each bullet's colon."""
-    bullets = [line for line in exactbleu.__doc__.splitlines() if line.startswith("- ")]
+    bullets = []
+    for line in exactbleu.__doc__.splitlines():
+        if line.startswith("- "):
+            bullets.append(line)
+        elif line.startswith("  ") and bullets:  # a bullet's next line
+            bullets[-1] += " " + line.strip()
     return [name for line in bullets for name in re.findall(r"``(\w+)``", line.split(":")[0])]
 
 
@@ -140,7 +145,7 @@ PROTOCOLS = {"NAME", "METHODS", "DENOMINATORS", "score", "score_rows", "TOKENIZE
              "shard_statistics", "self_rows_against", "checked_groups", "grouped_utilities"}
 # The names of the peers that two faces stand in for: a peer's names mean the peer's things.
 PEERS_NAMES = {PACKAGE / "compat.py": {"corpus_bleu", "sentence_bleu", "Signature", "BLEU", "BLEUScore"},
-               PACKAGE / "torchmetrics.py": {"BLEUScore", "SacreBLEUScore"}}
+               PACKAGE / "torchmetrics.py": {"BLEUScore", "SacreBLEUScore"}, PACKAGE / "coco.py": {"Bleu"}}
 
 
 def defined_names(path):

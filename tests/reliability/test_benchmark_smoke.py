@@ -55,10 +55,17 @@ def test_the_harness_benchmark_runs_and_its_bleu_is_sacrebleus_in_smoke_mode(tmp
     assert "| LightEval's own corpus `bleu` |" in printed
 
 
+def test_the_captions_benchmark_runs_and_its_answers_are_pycocoevalcaps_in_smoke_mode(tmp_path):
+    """Its times mean little at 200 images; its tokens and floats are pycocoevalcap's (the jar's)."""
+    printed = smoke_run("captions.py", tmp_path)
+    rows = [line for line in printed.splitlines() if line.startswith("| ") and "captions" in line or "images |" in line]
+    assert len(rows) == 2 and all(row.rstrip().endswith("| yes |") for row in rows), printed
+
+
 def test_the_conventions_benchmark_runs_in_smoke_mode(tmp_path):
     """Its time means little at 100 segments; the spread table and the plot are made."""
     printed = smoke_run("conventions.py", tmp_path)
-    assert "| every convention | 896 rows (448 conventions, each on both scales) |" in printed
+    assert "| every convention | 1200 rows (600 conventions, each on both scales) |" in printed
     assert "| online-B.0 | " in printed and "wrote" in printed
 
 

@@ -78,7 +78,9 @@ SCORING = [("default", {}), ("default", {"smooth": True}), ("default", {"effecti
            ("nltk", {"weights": [0.49, 0.49, 0.01, 0.01]}), ("nltk", {"smooth_method": "method4", "max_order": 2}),
            # Methods 5 to 7 keep their ratios exact, row by row: at other orders and weights too.
            ("nltk", {"smooth_method": "method5", "max_order": 6}), ("nltk", {"smooth_method": "method7", "max_order": 2}),
-           ("nltk", {"smooth_method": "method6", "weights": [0.1, 0.2, 0.3, 0.2, 0.2]})]
+           ("nltk", {"smooth_method": "method6", "weights": [0.1, 0.2, 0.3, 0.2, 0.2]}),
+           # The COCO caption evaluation's: its n-th root of a running product, at other orders too.
+           ("coco", {}), ("coco", {"max_order": 1}), ("coco", {"max_order": 6}), ("coco", {"ref_length": "shortest"})]
 
 
 @pytest.mark.parametrize("preset, chosen", SCORING)

@@ -37,6 +37,24 @@ def test_input_errors_are_messages(arguments, words):
         assert word in str(raised.value)
 
 
+def test_the_space_scores_the_coco_caption_evaluations_bleu():
+    """The COCO caption evaluation's convention, as the page states it: its PTB tokens, its smoothing
+    (its arithmetic) and the closest reference length: pycocoevalcap's Bleu_4, as the preset gives it."""
+    from pycocoevalcap.bleu.bleu import Bleu
+
+    import exactbleu
+
+    captions = ["A man riding a wave on a surfboard.", "Two dogs (brown) play on the grass!"]
+    references = ["A surfer rides a big wave.", "Two dogs play in the grass."]
+    result = space.score("\n".join(captions), "\n".join(references), tokenizer="ptb", smoothing="coco (COCO)",
+                         ref_length="closest")
+    assert "ptb" in space.tokenizers() and "coco (COCO)" in space.smoothings()
+    expected = exactbleu.corpus_bleu(captions, [[reference] for reference in references], "coco")["bleu"]
+    gts = {n: [" ".join(exactbleu.ptb_tokens(r))] for n, r in enumerate(references)}
+    res = {n: [" ".join(exactbleu.ptb_tokens(c))] for n, c in enumerate(captions)}
+    assert result["bleu"] == expected == Bleu(4).compute_score(gts, res, verbose=0)[0][3]
+
+
 def test_the_space_offers_korean_and_japanese():
     assert {"ko-mecab", "ja-mecab"} <= set(space.tokenizers())
     from sacrebleu.metrics import BLEU
