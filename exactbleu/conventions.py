@@ -22,7 +22,7 @@ from .api import scored, scored_rows
 from .counting.corpus import count
 from .counting.engine import reference_lengths
 from .counting.ngrams import tokens_of_text
-from .inputs import Corpus, checked_host_corpus, with_references_kept
+from .inputs import Corpus, checked_host_corpus, starts_of, with_references_kept
 from .inputs.ids import TokenIds
 from .options import (
     COCO,
@@ -226,17 +226,15 @@ class _Counter:
             self.counted[key] = count(kept.predictions, kept.references, most, counted_with(most)), kept.references
         counts, references = self.counted[key]
         orders = named.orders
-        length = counts.array[:, 0]
+        length = counts.prediction_length
         if named.ref_length == "closest":
-            reference = counts.array[:, 1]
+            reference = counts.reference_length
         else:
             groups = references.groups
             assert groups is not None  # references, grouped by prediction
-            first = np.concatenate(([0], np.cumsum(groups)[:-1]))
-            reference = reference_lengths(references.lengths, first, np.repeat(np.arange(len(groups)), groups),
-                                          length, named.ref_length)
-        return Statistics.from_columns(length, reference, counts.matches[:, :orders], counts.totals[:, :orders],
-                                       counts.references, named)
+            reference = reference_lengths(references.lengths, starts_of(groups),
+                                          np.repeat(np.arange(len(groups)), groups), length, named.ref_length)
+        return Statistics.of_lengths(length, reference, counts.matches[:, :orders], counts.references, named)
 
     def _token_ids(self, tokenize: Any) -> Corpus:
         """The corpus as token ids under these tokenizing settings, tokenized once."""
@@ -255,7 +253,7 @@ def _scored(counter: _Counter, arithmetic: str, options: dict[str, object]) -> l
     mean of sentence scores, each on both scales."""
     preset, scale = ARITHMETICS[arithmetic]
     settings = resolve_settings(preset, None, **options)
-    given = _given(preset, options)
+    given = _options_over(preset, options)
     statistics = counter(settings)
     kept = list(statistics.references or ())  # the counter's statistics always say how many each has
     nrefs: int | str = kept[0] if len(set(kept)) == 1 else "var"
@@ -275,7 +273,7 @@ def _scored(counter: _Counter, arithmetic: str, options: dict[str, object]) -> l
     return [row for row in made if math.isfinite(row.score)]
 
 
-def _given(preset: str, options: dict[str, object]) -> dict[str, object]:
+def _options_over(preset: str, options: dict[str, object]) -> dict[str, object]:
     """The options that depart from the preset's (and from the defaults, where it sets none)."""
     declared = PRESETS[preset].options
     return {name: value for name, value in options.items()

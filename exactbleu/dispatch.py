@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import counting
-from .counting import Progress, Reducer, ReferenceCache, Scorer, SelfBleuStatistics
+from .counting import ExpectedScorer, PairReducer, Progress, ReferenceCache, Scorer, SelfBleuStatistics
 from .inputs import (
     Checked,
     Corpus,
@@ -64,9 +64,8 @@ class Processor(Protocol):
     def matrix(self, predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
                threads: int | None = None) -> Any: ...
 
-    def grouped_utilities(self, candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
-                          reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
-                          threads: int | None = None) -> NDArray[np.float64]: ...
+    def pairwise_utilities(self, candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                           reduce: PairReducer, threads: int | None = None) -> NDArray[np.float64]: ...
 
     def returned(self, scores: NDArray[np.float64], checked: Corpus | Texts) -> Any: ...
 
@@ -188,19 +187,23 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
                             sets, threads)
 
 
-def grouped_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
-                      reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
-                      threads: int | None = None) -> NDArray[np.float64]:
-    """MBR's utilities, one per candidate end to end (see ``counting.by_source``). Pairwise counts
-    of tensors run on their device; aggregated ones (``probabilities`` given) sum floats, so they
-    run on the host, in one order, wherever the tensors lie."""
-    if probabilities is None:
-        processor, placed = _placed(candidates)
-    else:
-        processor, placed = counting, _on_host(candidates)
+def pairwise_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                       reduce: PairReducer, threads: int | None = None) -> NDArray[np.float64]:
+    """MBR's pairwise utilities, one per candidate end to end (see ``counting.by_source``): the
+    pairs of tensors are counted on their device."""
+    processor, placed = _placed(candidates)
     if references is not None and placed is not candidates:
         references = _on_host(references)
-    return processor.grouped_utilities(placed, references, groups, settings, reduce, probabilities, threads)
+    return processor.pairwise_utilities(placed, references, groups, settings, reduce, threads)
+
+
+def aggregated_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                         probabilities: NDArray[np.float64], score: ExpectedScorer,
+                         threads: int | None = None) -> NDArray[np.float64]:
+    """MBR's aggregated utilities, one per candidate end to end: they sum floats, so they are
+    counted on the host, in one order, wherever the tensors lie."""
+    return counting.aggregated_utilities(_on_host(candidates), None if references is None else _on_host(references),
+                                         groups, settings, probabilities, score, threads)
 
 
 def returned(scores: Any, checked: Corpus | Texts) -> Any:
@@ -211,6 +214,7 @@ def returned(scores: Any, checked: Corpus | Texts) -> Any:
 
 __all__ = [
     "CPU_TENSOR_KERNELS",
+    "aggregated_utilities",
     "checked_corpus",
     "checked_groups",
     "checked_texts",
@@ -218,8 +222,8 @@ __all__ = [
     "corpus_of",
     "corpus_statistics",
     "cpu_tensor_kernels",
-    "grouped_utilities",
     "matrix",
+    "pairwise_utilities",
     "returned",
     "self_rows",
     "self_rows_against",

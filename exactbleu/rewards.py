@@ -41,7 +41,7 @@ def answer_of(completion: str, think: Sequence[str] | None = THINK) -> str:
     return "" if opening in completion else completion
 
 
-def _references(reference: Any, name: str) -> list[str]:
+def _sample_references(reference: Any, name: str) -> list[str]:
     """A sample's references; a missing one (None: verl's legacy batch manager passes None where a
     sample's ``reward_model`` holds no ground truth) is refused by its argument's name."""
     references = None if reference is None else [reference] if isinstance(reference, str) else list(reference)
@@ -71,7 +71,7 @@ def compute_score(data_source: Any, solution_str: str, ground_truth: Any, extra_
     (the same float), ``brevity_penalty``, ``length_ratio``, ``translation_length``,
     ``reference_length`` and ``precision_1`` to ``precision_N``."""
     settings = resolve_settings_for_language(target_language, preset, **options)
-    result = sentence_bleu(answer_of(solution_str, think), _references(ground_truth, "ground_truth"), settings)
+    result = sentence_bleu(answer_of(solution_str, think), _sample_references(ground_truth, "ground_truth"), settings)
     return _details(result) if details else float(result["bleu"])
 
 
@@ -134,7 +134,7 @@ def _pairs(completions: Sequence[str], references: Sequence[Any], think: Sequenc
         raise ValueError(f"every completion needs its reference(s): got {len(completions)} completions and "
                          f"{len(references)} references")
     return ([answer_of(completion, think) for completion in completions],
-            [_references(one, f"{name}[{i}]") for i, one in enumerate(references)])
+            [_sample_references(one, f"{name}[{i}]") for i, one in enumerate(references)])
 
 
 def _scores(completions: Sequence[str], references: Sequence[Any], settings: Settings,

@@ -264,7 +264,7 @@ def bleu_score(preds: str | Sequence[Any], target: Sequence[Any], n_gram: int = 
     """torchmetrics' functional ``bleu_score``: ``BLEUScore``'s number on one corpus, a float64
     tensor. As torchmetrics' function, ``preds`` may be one string, and each target one string."""
     metric = BLEUScore(n_gram, smooth, weights, ignore_ids=ignore_ids)
-    metric.update(*_one_corpus(preds, target))
+    metric.update(*_as_batch(preds, target))
     return metric.compute()
 
 
@@ -274,11 +274,11 @@ def sacre_bleu_score(preds: str | Sequence[Any], target: Sequence[Any], n_gram: 
     """torchmetrics' functional ``sacre_bleu_score``: ``SacreBLEUScore``'s number on one corpus, a
     float64 tensor."""
     metric = SacreBLEUScore(n_gram, smooth, tokenize, lowercase, weights, ignore_ids=ignore_ids, spm_model=spm_model)
-    metric.update(*_one_corpus(preds, target))
+    metric.update(*_as_batch(preds, target))
     return metric.compute()
 
 
-def _one_corpus(preds: str | Sequence[Any], target: Sequence[Any]) -> tuple[Any, Any]:
+def _as_batch(preds: str | Sequence[Any], target: Sequence[Any]) -> tuple[Any, Any]:
     """torchmetrics' functional forms take one prediction as a string (and, as ``update`` does,
     a target's one reference as a string)."""
     return ([preds] if isinstance(preds, str) else preds), target

@@ -20,11 +20,11 @@ COMMAND = "conventions"
 
 def conventions_command(argv: list[str], prog: str) -> int:
     """The subcommand's exit status, having printed what it found."""
-    parser = _parser(f"{prog} {COMMAND}")
-    return printed(parser, parser.parse_args(argv), _run)
+    parser = _conventions_parser(f"{prog} {COMMAND}")
+    return printed(parser, parser.parse_args(argv), _conventions_lines)
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
+def _conventions_parser(prog: str) -> argparse.ArgumentParser:
     parser = SuggestingParser(
         prog=prog, allow_abbrev=False,
         description="Every convention's BLEU of one hypothesis file against its references (tokenizer, lowercase, "
@@ -49,7 +49,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _run(arguments: argparse.Namespace) -> Iterator[str]:
+def _conventions_lines(arguments: argparse.Namespace) -> Iterator[str]:
     from .. import conventions, identify
 
     arguments.paired = False
@@ -68,7 +68,7 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
         if arguments.format == "json":
             yield json.dumps([row._asdict() for row in table], ensure_ascii=False, indent=1)
         else:
-            yield from _table(table)
+            yield from _conventions_table(table)
         return
     if arguments.nearest < 0:
         raise CommandLineError(f"--nearest must be an int >= 0, got {arguments.nearest}")
@@ -81,15 +81,15 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
     if found.matches:
         count = len(found.matches)
         yield f"{count} convention{'s' if count > 1 else ''} give {found.reported}, the common ones first:"
-        yield from _table(found.matches)
+        yield from _conventions_table(found.matches)
     else:
         yield f"no convention gives {found.reported}"
     if found.nearest:
         yield f"the nearest {len(found.nearest)}, and how far each is off:"
-        yield from _table([row for row, _ in found.nearest], [off for _, off in found.nearest])
+        yield from _conventions_table([row for row, _ in found.nearest], [off for _, off in found.nearest])
 
 
-def _table(rows: list["Convention"], offs: list[float] | None = None) -> Iterator[str]:
+def _conventions_table(rows: list["Convention"], offs: list[float] | None = None) -> Iterator[str]:
     """One line a convention: its score on its scale, the preset and options that give it, and how."""
     for number, row in enumerate(rows):
         score = f"{row.score:.4f}" if row.scale == 1 else f"{row.score:.2f}"

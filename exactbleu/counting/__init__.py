@@ -14,7 +14,14 @@ from numpy.typing import NDArray
 from ..inputs import Corpus, Groups, Texts, TokenIds
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics
-from .by_source import Counted, Reducer, host_utilities, utilities_by_block
+from .by_source import (
+    ExpectedScorer,
+    PairReducer,
+    PairRows,
+    host_aggregated_utilities,
+    host_pairwise_utilities,
+    utilities_by_block,
+)
 from .cache import ReferenceCache
 from .corpus import Progress, corpus_tokens, count
 from .matrix_matches import Scorer, matrix_scores
@@ -68,13 +75,21 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
     return matrix_scores(tokens, predictions.size, counted_with(settings), score, sets, thread_count(threads))
 
 
-def grouped_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
-                      reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
-                      threads: int | None = None) -> NDArray[np.float64]:
-    """One utility per candidate (MBR's), end to end: each block of sources counted, pairwise or
-    against ``probabilities``-weighted aggregates (see ``by_source``), and reduced by ``reduce``."""
-    return host_utilities(candidates, references, groups, settings.tokenize, counted_with(settings), reduce,
-                          probabilities, thread_count(threads))
+def pairwise_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                       reduce: PairReducer, threads: int | None = None) -> NDArray[np.float64]:
+    """One utility per candidate (MBR's), end to end: each block of sources' pairs counted (see
+    ``by_source``), and reduced by ``reduce``."""
+    return host_pairwise_utilities(candidates, references, groups, settings.tokenize, counted_with(settings), reduce,
+                                   thread_count(threads))
+
+
+def aggregated_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                         probabilities: NDArray[np.float64], score: ExpectedScorer,
+                         threads: int | None = None) -> NDArray[np.float64]:
+    """One utility per candidate (MBR's aggregated), end to end: each candidate counted against its
+    source's ``probabilities``-weighted aggregate (see ``by_source``), and scored by ``score``."""
+    return host_aggregated_utilities(candidates, references, groups, settings.tokenize, counted_with(settings),
+                                     probabilities, score, thread_count(threads))
 
 
 def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> NDArray[np.float64]:
@@ -82,6 +97,6 @@ def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> NDArray[np
     return scores
 
 
-__all__ = ["Counted", "Progress", "Reducer", "ReferenceCache", "Scorer", "SelfBleuStatistics", "corpus_statistics",
-           "corpus_tokens", "grouped_utilities", "matrix", "returned", "self_rows", "self_rows_against",
-           "shard_statistics", "utilities_by_block"]
+__all__ = ["ExpectedScorer", "PairReducer", "PairRows", "Progress", "ReferenceCache", "Scorer", "SelfBleuStatistics",
+           "aggregated_utilities", "corpus_statistics", "corpus_tokens", "matrix", "pairwise_utilities", "returned",
+           "self_rows", "self_rows_against", "shard_statistics", "utilities_by_block"]

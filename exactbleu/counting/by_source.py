@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..inputs import Groups, Texts, TokenIds
+from ..inputs import Groups, Texts, TokenIds, starts_of
 from ..sufficient_statistics import CountedWith, ExpectedRows, Statistics
 from ..tokenizers import Tokenizing
 from .matrix_matches import sparse_module
@@ -29,19 +29,20 @@ BLOCK_PAIRS = 250_000
 BLOCK_TEXTS = 8_000
 
 
-class Counted(NamedTuple):
-    """A block's rows: its pairs' distinct statistics rows and where each pair's row is among them
-    (pairs of like texts share rows: a score is then worked out once a row), or its candidates'
-    expected rows, one each (``inverse`` None)."""
+class PairRows(NamedTuple):
+    """A pairwise block's rows: its pairs' distinct statistics rows, and where each pair's row is
+    among them (pairs of like texts share rows: a score is then worked out once a row)."""
 
-    rows: Statistics | ExpectedRows
-    inverse: NDArray[np.int64] | None
+    rows: Statistics
+    inverse: NDArray[np.int64]
 
 
-# A block of sources counted: (first source, stop) -> its rows.
-BlockRows = Callable[[int, int], Counted]
-# What becomes of a block's rows: (rows, first source, stop) -> one utility per candidate of the block.
-Reducer = Callable[[Counted, int, int], NDArray[np.float64]]
+# What becomes of a pairwise block's rows: (rows, first source, stop) -> one utility per candidate of the block.
+PairReducer = Callable[[PairRows, int, int], NDArray[np.float64]]
+# What becomes of an aggregated block's rows: one utility per candidate, its expected row's score.
+ExpectedScorer = Callable[[ExpectedRows], NDArray[np.float64]]
+# A block of sources worked out: (first source, stop) -> one utility per candidate of the block.
+BlockUtilities = Callable[[int, int], NDArray[np.float64]]
 
 
 class Block(NamedTuple):
@@ -72,11 +73,9 @@ def _sliced(texts: Texts, first: int, stop: int) -> list[str] | TokenIds:
 def _block(candidates: Texts, references: Texts | None, groups: Groups, first: int, stop: int,
            tokenize: Tokenizing) -> Block:
     """The tokens of sources ``first`` to ``stop``: their candidates, then their pseudo-references."""
-    starts = groups.starts(groups.candidates)
-    parts = [_sliced(candidates, int(starts[first]), int(starts[stop - 1] + groups.candidates[stop - 1]))]
+    parts = [_sliced(candidates, *groups.candidate_span(first, stop))]
     if references is not None:
-        starts = groups.starts(groups.references)
-        parts.append(_sliced(references, int(starts[first]), int(starts[stop - 1] + groups.references[stop - 1])))
+        parts.append(_sliced(references, *groups.reference_span(first, stop)))
     if isinstance(parts[0], TokenIds):
         joined = TokenIds(np.concatenate([part.ids for part in parts]),  # type: ignore[union-attr]
                           np.concatenate([part.lengths for part in parts]))  # type: ignore[union-attr]
@@ -104,11 +103,11 @@ def pair_rows(block: Block, counted_with: CountedWith) -> Statistics:
     owner = np.repeat(np.arange(len(candidates)), candidates)  # each candidate's source
     # Pair (c, r) of a source is row base[c] + place[r]: where c's pairs start, and r's place in its source.
     each = references[owner]
-    base = np.cumsum(each) - each
-    reference_start = np.cumsum(references) - references
+    base = starts_of(each)
+    reference_start = starts_of(references)
     place = np.arange(theirs_count) - np.repeat(reference_start, references)
     source = block.source_of()
-    rows = np.zeros((int(each.sum()), 2 + 2 * orders), dtype=np.int64)  # the Statistics' rows, filled in place
+    matches = np.zeros((int(each.sum()), orders), dtype=np.int64)
     for n, counts in enumerate(ngram_counts(block.tokens, orders)):
         if not len(counts.text):
             break
@@ -125,14 +124,13 @@ def pair_rows(block: Block, counted_with: CountedWith) -> Statistics:
                                      (key[right], counts.text[right] - first_reference)), shape=(keys, theirs_count))
             product = one @ two  # only pairs of one source meet: a key holds its source
             pair = np.repeat(base, np.diff(product.indptr)) + place[product.indices]
-            rows[pair, 2 + n] += product.data
+            matches[pair, n] += product.data
     candidate = np.repeat(np.arange(texts), each)
+    # A pair's pseudo-reference: its source's first, and the pair's place among its candidate's pairs.
+    first = first_reference + np.repeat(reference_start, candidates * references)
+    reference = first + np.arange(len(matches)) - base[candidate]
     lengths = block.tokens.lengths
-    rows[:, 0] = lengths[candidate]
-    rows[:, 1] = lengths[first_reference + (np.arange(len(rows)) - base[candidate])
-                         + np.repeat(reference_start, candidates * references)]
-    rows[:, 2 + orders:] = np.maximum(rows[:, :1] - np.arange(orders), 0)
-    return Statistics(rows, orders, None, counted_with)
+    return Statistics.of_lengths(lengths[candidate], lengths[reference], matches, None, counted_with)
 
 
 def aggregated_rows(block: Block, probabilities: NDArray[np.float64], counted_with: CountedWith) -> ExpectedRows:
@@ -158,48 +156,51 @@ def aggregated_rows(block: Block, probabilities: NDArray[np.float64], counted_wi
     their_lengths = lengths[first_reference:first_reference + int(references.sum())]
     expected_length = np.bincount(np.repeat(np.arange(len(references)), references), probabilities * their_lengths,
                                   minlength=len(references))
-    mine_length = lengths[:texts]
-    return ExpectedRows(mine_length, np.repeat(expected_length, candidates), matches,
-                        np.maximum(mine_length[:, None] - np.arange(orders), 0), counted_with)
+    return ExpectedRows.of_lengths(lengths[:texts], np.repeat(expected_length, candidates), matches, counted_with)
 
 
-def host_utilities(candidates: Texts, references: Texts | None, groups: Groups, tokenize: Tokenizing,
-                   counted_with: CountedWith, reduce: Reducer, probabilities: NDArray[np.float64] | None,
-                   threads: int) -> NDArray[np.float64]:
-    """One utility per candidate, each block of sources counted on the host: pairwise, or against
-    the ``probabilities``-weighted aggregates (one probability per pseudo-reference, end to end)."""
-    reference_start = groups.starts(groups.references)
+def host_pairwise_utilities(candidates: Texts, references: Texts | None, groups: Groups, tokenize: Tokenizing,
+                            counted_with: CountedWith, reduce: PairReducer, threads: int) -> NDArray[np.float64]:
+    """One utility per candidate, end to end: each block of sources' pairs counted on the host, and
+    their rows reduced by ``reduce``."""
 
-    def rows_of(first: int, stop: int) -> Counted:
+    def utilities_of(first: int, stop: int) -> NDArray[np.float64]:
         block = _block(candidates, references, groups, first, stop, tokenize)
-        if probabilities is None:
-            return Counted(*pair_rows(block, counted_with).distinct())
-        start = int(reference_start[first])
-        return Counted(aggregated_rows(block, probabilities[start:start + int(block.references.sum())], counted_with),
-                       None)
+        return reduce(PairRows(*pair_rows(block, counted_with).distinct()), first, stop)
 
-    if probabilities is None:
-        return utilities_by_block(groups, rows_of, reduce, BLOCK_PAIRS, threads)
+    return utilities_by_block(groups, groups.blocks(BLOCK_PAIRS), utilities_of, threads)
+
+
+def host_aggregated_utilities(candidates: Texts, references: Texts | None, groups: Groups, tokenize: Tokenizing,
+                              counted_with: CountedWith, probabilities: NDArray[np.float64], score: ExpectedScorer,
+                              threads: int) -> NDArray[np.float64]:
+    """One utility per candidate, end to end: each candidate's expected row against its source's
+    aggregate, its pseudo-references weighted by ``probabilities`` (one each, end to end), scored
+    by ``score``."""
+
+    def utilities_of(first: int, stop: int) -> NDArray[np.float64]:
+        block = _block(candidates, references, groups, first, stop, tokenize)
+        begin, end = groups.reference_span(first, stop)
+        return score(aggregated_rows(block, probabilities[begin:end], counted_with))
+
     # An aggregated block's work is linear in its texts: blocks are counted in texts.
-    return utilities_by_block(groups, rows_of, reduce, BLOCK_TEXTS, threads, pairwise=False)
+    return utilities_by_block(groups, groups.blocks(BLOCK_TEXTS, pairwise=False), utilities_of, threads)
 
 
-def utilities_by_block(groups: Groups, rows_of: BlockRows, reduce: Reducer, cells: int, threads: int,
-                       pairwise: bool = True) -> NDArray[np.float64]:
-    """One utility per candidate, end to end: each block of sources of about ``cells`` pairs (not
-    ``pairwise``: texts) counted by ``rows_of`` and its rows reduced by ``reduce``, the blocks in up
-    to ``threads`` threads, each into its own candidates' places."""
+def utilities_by_block(groups: Groups, bounds: Sequence[tuple[int, int]], utilities_of: BlockUtilities,
+                       threads: int) -> NDArray[np.float64]:
+    """One utility per candidate, end to end: each block of sources ((first, stop) in ``bounds``)
+    worked out by ``utilities_of``, the blocks in up to ``threads`` threads, each into its own
+    candidates' places."""
     utilities = np.empty(int(groups.candidates.sum()))
-    bounds = groups.blocks(cells, pairwise)
-    candidate_start = groups.starts(groups.candidates)
 
     def work(numbers: Sequence[int], stop: threading.Event) -> None:
         for number in numbers:
             if stop.is_set():
                 return
             first, last = bounds[number]
-            begin, end = int(candidate_start[first]), int(candidate_start[last - 1] + groups.candidates[last - 1])
-            utilities[begin:end] = reduce(rows_of(first, last), first, last)
+            begin, end = groups.candidate_span(first, last)
+            utilities[begin:end] = utilities_of(first, last)
 
     in_threads(work, range(len(bounds)), max(1, min(threads, len(bounds))))
     return utilities

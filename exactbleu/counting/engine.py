@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..inputs import starts_of
 from ..limits import SEGMENT_BITS, max_token_bits
-from ..sufficient_statistics import rows_of, segment_matches
+from ..sufficient_statistics import Statistics, segment_matches
 from .reading import TokenTable, fingerprints, token_table, tokens_of_lines
 
 Ints = NDArray[np.int64]
@@ -98,7 +99,7 @@ class ReferenceStatistics:
         self.lengths = table.lengths
         if len(self.lengths) != counts.sum():
             raise ValueError(f"the text holds {len(self.lengths)} references, not {counts.sum()}")
-        self.first_reference = np.cumsum(counts) - counts
+        self.first_reference = starts_of(counts)
         self.segment_of_reference = np.repeat(np.arange(self.segments), counts)
         segment = self.segment_of_reference[table.line]
         ids = self._number_tokens(table, segment, counts, max_order)
@@ -113,7 +114,7 @@ class ReferenceStatistics:
         self.references_bits = int(max(1, counts[self.packable].max(initial=1)) - 1).bit_length()
         # Unigrams are counted by slot, one per (segment, id): slot = offset + id. `most` holds
         # the most times a slot's token occurs in one reference of its segment.
-        self.offsets = np.cumsum(self.vocabulary + 1) - (self.vocabulary + 1)
+        self.offsets = starts_of(self.vocabulary + 1)
         self.slot_segment = np.repeat(np.arange(self.segments), self.vocabulary + 1)
         self.slots = self.offsets[segment] + self.ids
         if self.references_bits == 0:
@@ -170,7 +171,7 @@ class ReferenceStatistics:
                                      ref_length)
         # Each prediction's references, laid end to end as though it had them to itself.
         counts = np.diff(np.append(self.first_reference, len(self.lengths)))[groups]
-        first = np.cumsum(counts) - counts
+        first = starts_of(counts)
         own = np.repeat(self.first_reference[groups] - first, counts) + np.arange(counts.sum())
         return reference_lengths(self.lengths[own], first, np.repeat(np.arange(len(groups)), counts),
                                  prediction_lengths, ref_length)
@@ -239,7 +240,8 @@ def chunk_statistics(text: Text, references: ReferenceStatistics, max_order: int
         theirs = unpacked if groups is None else groups[unpacked].tolist()
         for number, their in zip(unpacked, theirs):
             matches[number] = segment_matches(tokens[number], references.unpacked[their], max_order)
-    return rows_of(table.lengths, references.reference_lengths(table.lengths, ref_length, groups), matches)
+    chosen = references.reference_lengths(table.lengths, ref_length, groups)
+    return Statistics.of_lengths(table.lengths, chosen, matches).array
 
 
 class _PredictionSlots:
@@ -252,7 +254,7 @@ class _PredictionSlots:
             self.first, self.segment, self.most = references.offsets, references.slot_segment, references.most
             return
         sizes = references.vocabulary[groups] + 1
-        self.first = np.cumsum(sizes) - sizes
+        self.first = starts_of(sizes)
         self.segment = np.repeat(np.arange(len(groups)), sizes)
         self.most = references.most[np.repeat(references.offsets[groups] - self.first, sizes) + np.arange(sizes.sum())]
 

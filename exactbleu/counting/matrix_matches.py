@@ -100,10 +100,8 @@ def matrix_scores(tokens: Tokens, predictions: int, counted_with: CountedWith, s
             first, last = bounds[number]
             rows = (last - first) * references
             lengths = np.repeat(prediction_lengths[first:last], references)
-            statistics = Statistics.from_columns(lengths, np.tile(reference_lengths, last - first),
-                                                 sides.matches(first, last).reshape(rows, orders),
-                                                 np.maximum(lengths[:, None] - np.arange(orders), 0), None,
-                                                 counted_with)
+            statistics = Statistics.of_lengths(lengths, np.tile(reference_lengths, last - first),
+                                               sides.matches(first, last).reshape(rows, orders), None, counted_with)
             scores = score(statistics)
             result[..., first:last, :] = scores.reshape((*scores.shape[:-1], last - first, references))
 

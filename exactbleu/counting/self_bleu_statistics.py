@@ -69,10 +69,7 @@ def rows_against_the_others(tokens: Tokens, orders: int, ref_length: str, counte
                                     minlength=texts)
     values, counts = np.unique(tokens.lengths, return_counts=True)
     reference = other_lengths(tokens.lengths, values, counts, ref_length)
-    rows = Statistics.from_columns(tokens.lengths, reference, matches,
-                                   np.maximum(tokens.lengths[:, None] - np.arange(orders), 0), [texts - 1] * texts,
-                                   counted_with)
-    return rows
+    return Statistics.of_lengths(tokens.lengths, reference, matches, [texts - 1] * texts, counted_with)
 
 
 class SelfBleuStatistics:
@@ -167,9 +164,7 @@ class SelfBleuStatistics:
                              "statistics of the whole corpus, these texts included")
         reference = other_lengths(tokens.lengths, values, counts, ref_length)
         total = len(self)
-        return Statistics.from_columns(tokens.lengths, reference, matches,
-                                       np.maximum(tokens.lengths[:, None] - np.arange(orders), 0),
-                                       [total - 1] * texts, self.counted_with)
+        return Statistics.of_lengths(tokens.lengths, reference, matches, [total - 1] * texts, self.counted_with)
 
 
 def _spelled(tokens: Tokens, starts: np.ndarray, n: int) -> np.ndarray:

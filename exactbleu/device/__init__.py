@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from ..counting import Counted, Reducer, Scorer, utilities_by_block
+from ..counting import PairReducer, Scorer, utilities_by_block
 from ..inputs import Checked, Corpus, Groups, Texts
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics, other_lengths
@@ -21,7 +21,7 @@ from .across_texts import matrix_matches, self_matches
 from .by_source import TENSOR_BLOCK_PAIRS, checked_group_tensor, tensor_pair_rows
 from .checks import TensorIds, TensorReferences, check_tensor_ids, check_tensor_texts
 from .corpus import sentence_rows
-from .transfer import distinct_rows, host_ids, host_references, joined_texts, on_device_of
+from .transfer import distinct_columns, host_columns, host_ids, host_references, joined_texts, on_device_of
 
 
 def checked_corpus(predictions: Any, references: Any, ignore_ids: object = None) -> Corpus:
@@ -73,8 +73,9 @@ def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = 
         if tokens > max_tokens:
             raise ValueError(f"the corpus holds {tokens:,} tokens, more than max_tokens={max_tokens:,}")
     counted = counted_with(settings)
-    rows = sentence_rows(predictions, references, counted.orders, settings.statistics.ref_length).cpu().numpy()
-    statistics = Statistics(np.ascontiguousarray(rows[:, :-1]), counted.orders, rows[:, -1].tolist(), counted)
+    lengths, reference, matches, present = host_columns(
+        sentence_rows(predictions, references, counted.orders, settings.statistics.ref_length))
+    statistics = Statistics.of_lengths(lengths, reference, matches, present.tolist(), counted)
     if progress:
         progress(len(statistics))
     return statistics
@@ -87,8 +88,8 @@ def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> S
     lengths = texts.values.lengths.cpu().numpy()
     values, counts = np.unique(lengths, return_counts=True)
     reference = other_lengths(lengths, values, counts, settings.statistics.ref_length)
-    return Statistics.from_columns(lengths, reference, matches, np.maximum(lengths[:, None] - np.arange(orders), 0),
-                                   [len(lengths) - 1] * len(lengths), counted_with(settings))
+    return Statistics.of_lengths(lengths, reference, matches, [len(lengths) - 1] * len(lengths),
+                                 counted_with(settings))
 
 
 def matrix(predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
@@ -102,28 +103,24 @@ def matrix(predictions: Texts, references: Texts, settings: Settings, score: Sco
     mine, theirs = texts.lengths[:rows_of], texts.lengths[rows_of:]
     columns = [mine[:, None].expand(-1, references.size), theirs[None, :].expand(rows_of, -1),
                *(matches[:, :, n] for n in range(orders))]
-    distinct, inverse = distinct_rows(torch.stack([column.reshape(-1) for column in columns], dim=1))
-    rows = distinct.cpu().numpy()
-    lengths = rows[:, 0]
-    statistics = Statistics.from_columns(lengths, rows[:, 1], rows[:, 2:],
-                                         np.maximum(lengths[:, None] - np.arange(orders), 0), None, counted)
+    (lengths, reference, *matched), inverse = distinct_columns([column.reshape(-1) for column in columns])
+    statistics = Statistics.of_lengths(lengths, reference, np.column_stack(matched), None, counted)
     scores = on_device_of(score(statistics), texts.ids)
     return scores[..., inverse].reshape(*scores.shape[:-1], rows_of, references.size)
 
 
-def grouped_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
-                      reduce: Reducer, probabilities: NDArray[np.float64] | None = None,
-                      threads: int | None = None) -> NDArray[np.float64]:
+def pairwise_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
+                       reduce: PairReducer, threads: int | None = None) -> NDArray[np.float64]:
     """One utility per candidate, from each source's pairs counted on the tensors' device (the
-    aggregated utilities, float sums, are the host's: ``probabilities`` is None here)."""
+    aggregated utilities sum floats: they are the host's)."""
     counted = counted_with(settings)
     each, theirs_each = int(groups.candidates[0]), int(groups.references[0])
     theirs = None if references is None else references.values
 
-    def rows_of(first: int, stop: int) -> Counted:
-        return tensor_pair_rows(candidates.values, theirs, each, theirs_each, first, stop, counted)
+    def utilities_of(first: int, stop: int) -> NDArray[np.float64]:
+        return reduce(tensor_pair_rows(candidates.values, theirs, each, theirs_each, first, stop, counted), first, stop)
 
-    return utilities_by_block(groups, rows_of, reduce, TENSOR_BLOCK_PAIRS, 1)
+    return utilities_by_block(groups, groups.blocks(TENSOR_BLOCK_PAIRS), utilities_of, 1)
 
 
 def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> torch.Tensor:
@@ -132,4 +129,4 @@ def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> torch.Tens
 
 
 __all__ = ["TensorIds", "TensorReferences", "checked_corpus", "checked_groups", "checked_texts", "corpus_statistics",
-           "grouped_utilities", "in_cpu_memory", "matrix", "on_host", "returned", "self_rows"]
+           "in_cpu_memory", "matrix", "on_host", "pairwise_utilities", "returned", "self_rows"]

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..counting import Counted
+from ..counting import PairRows
 from ..sufficient_statistics import CountedWith, Statistics
 from .across_texts import add_minima, ngram_pairs
 from .checks import TensorIds, check_tensor_texts
-from .transfer import distinct_rows, joined_texts
+from .transfer import distinct_columns, joined_texts
 
 # A block's pairs: its matches and its table take about 40 bytes a pair on the device.
 TENSOR_BLOCK_PAIRS = 1 << 21
@@ -30,18 +30,19 @@ def checked_group_tensor(value: Any, name: str, ignore_ids: object) -> tuple[Ten
     return check_tensor_texts(value.reshape(sources * each, width), name, ignore_ids), int(each)
 
 
-def _rows(texts: TensorIds, first: int, stop: int, each: int) -> TensorIds:
+def _texts_of_sources(texts: TensorIds, first: int, stop: int, each: int) -> TensorIds:
+    """The texts of sources ``first`` to ``stop``, ``each`` a source."""
     return TensorIds(texts.ids[first * each:stop * each], texts.lengths[first * each:stop * each])
 
 
 def tensor_pair_rows(candidates: TensorIds, references: TensorIds | None, each: int, theirs_each: int, first: int,
-              stop: int, counted_with: CountedWith) -> Counted:
+                     stop: int, counted_with: CountedWith) -> PairRows:
     """The statistics rows of the (candidate, pseudo-reference) pairs of sources ``first`` to
     ``stop`` (source after source, each candidate's pairs in its pseudo-references' order): the
     distinct ones, found on the device, and where each pair's is among them."""
     orders, sources = counted_with.orders, stop - first
-    mine = _rows(candidates, first, stop, each)
-    texts = mine if references is None else joined_texts(mine, _rows(references, first, stop, theirs_each))
+    mine = _texts_of_sources(candidates, first, stop, each)
+    texts = mine if references is None else joined_texts(mine, _texts_of_sources(references, first, stop, theirs_each))
     count = sources * each
     first_reference = 0 if references is None else count
     device = texts.ids.device
@@ -62,11 +63,8 @@ def tensor_pair_rows(candidates: TensorIds, references: TensorIds | None, each: 
     lengths = texts.lengths
     place = (first_reference + (torch.arange(count, device=device) // each)[:, None] * theirs_each
              + torch.arange(theirs_each, device=device))
-    columns = torch.cat([lengths[:count, None].expand(-1, theirs_each).reshape(-1, 1),
-                         lengths[place].reshape(-1, 1), matches.reshape(-1, orders).to(torch.int64)], dim=1)
-    distinct, inverse = distinct_rows(columns)
-    rows = distinct.cpu().numpy()
-    mine_length = rows[:, 0]
-    return Counted(Statistics.from_columns(mine_length, rows[:, 1], np.ascontiguousarray(rows[:, 2:]),
-                                           np.maximum(mine_length[:, None] - np.arange(orders), 0), None,
-                                           counted_with), inverse.cpu().numpy())
+    (mine_length, their_length, *matched), inverse = distinct_columns(
+        [lengths[:count, None].expand(-1, theirs_each).reshape(-1), lengths[place].reshape(-1),
+         *matches.reshape(-1, orders).to(torch.int64).unbind(1)])
+    return PairRows(Statistics.of_lengths(mine_length, their_length, np.column_stack(matched), None, counted_with),
+                    inverse.cpu().numpy())

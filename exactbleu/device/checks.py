@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 
+from ..inputs import starts_of
 from ..inputs.ids import TokenIds, check_token_id_references, ignored_ids
 from ..inputs.tensors import is_tensor
 
@@ -170,7 +171,7 @@ def _grouped(ids: torch.Tensor, lengths: torch.Tensor, sizes: np.ndarray[Any, An
     (predictions, most references, width), absent where a prediction has fewer."""
     most, count = int(sizes.max(initial=1)), len(sizes)
     slot = torch.as_tensor(np.repeat(np.arange(count), sizes) * most
-                           + np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes), device=device)
+                           + np.arange(int(sizes.sum())) - np.repeat(starts_of(sizes), sizes), device=device)
     laid = torch.zeros((count * most, ids.shape[-1]), dtype=torch.int64, device=device)
     laid[slot] = ids
     laid_lengths = torch.zeros(count * most, dtype=torch.int64, device=device)
@@ -185,7 +186,7 @@ def grouped_on(referenced: TokenIds, device: Any) -> TensorReferences:
     assert referenced.groups is not None
     lengths = referenced.lengths
     width = max(int(lengths.max(initial=0)), 1)
-    column = np.arange(len(referenced.ids)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    column = np.arange(len(referenced.ids)) - np.repeat(starts_of(lengths), lengths)
     rows = torch.zeros((len(lengths), width), dtype=torch.int64, device=device)
     rows[torch.as_tensor(np.repeat(np.arange(len(lengths)), lengths), device=device),
          torch.as_tensor(column, device=device)] = torch.as_tensor(referenced.ids, device=device)

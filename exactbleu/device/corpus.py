@@ -31,10 +31,10 @@ def chunk_positions(device: Any) -> int:
 
 
 def sentence_rows(predictions: TensorIds, references: TensorReferences, orders: int,
-                  ref_length: str) -> torch.Tensor:
-    """Each prediction's statistics row, ``[prediction length, reference length, matches per
-    order, totals per order]``, as an int64 tensor on the predictions' device, and each
-    prediction's number of references after it: shape (predictions, 3 + 2 * orders)."""
+                  ref_length: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """What each prediction's statistics row is made of, as int64 tensors on the predictions'
+    device: its length, its reference length, its clipped matches per order (shape (predictions,
+    orders)), and its number of references (the totals follow from the lengths, on the host)."""
     count, most = references.lengths.shape
     width = max(int(predictions.ids.shape[1]), int(references.ids.shape[2]), 1)
     per_row = (most + 1) * width
@@ -51,10 +51,8 @@ def sentence_rows(predictions: TensorIds, references: TensorReferences, orders: 
         parts.append(matches)
     matches = torch.cat(parts) if parts else torch.zeros((0, orders), dtype=torch.int64)
     lengths = predictions.lengths
-    totals = (lengths[:, None] - torch.arange(orders, device=lengths.device)).clamp(min=0)
     chosen = _reference_lengths(references, lengths, ref_length)
-    present = references.present.sum(dim=1)
-    return torch.cat([lengths[:, None], chosen[:, None], matches, totals, present[:, None]], dim=1)
+    return lengths, chosen, matches, references.present.sum(dim=1)
 
 
 def _holds_wide_ids(predictions: TensorIds, references: TensorReferences) -> bool:

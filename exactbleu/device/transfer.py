@@ -1,6 +1,9 @@
 """What crosses between the host and a device: tensors' ids to the host as ``TokenIds`` (where
-the numpy engine counts them, or where only the host's code goes), the distinct statistics rows
-of a matrix, and scores back to the device as float64 tensors."""
+the numpy engine counts them, or where only the host's code goes), counted columns (each
+prediction's, or the distinct ones of a matrix's entries), and scores back to the device as
+float64 tensors."""
+
+from collections.abc import Sequence
 
 import numpy as np
 import torch
@@ -65,3 +68,20 @@ def distinct_rows(rows: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         columns.append((keys >> shift) & ((1 << width) - 1))
         shift += width
     return torch.stack(columns, dim=1), inverse
+
+
+def host_columns(columns: Sequence[torch.Tensor]) -> list[NDArray[np.int64]]:
+    """Integer columns of one device, each 1-D or a 2-D block of columns, on the host as int64
+    arrays of the same shapes: they cross together, in one transfer."""
+    blocks = [column[:, None] if column.dim() == 1 else column for column in columns]
+    joined = torch.cat([block.to(torch.int64) for block in blocks], dim=1).cpu().numpy()
+    ends = np.cumsum([int(block.shape[1]) for block in blocks])
+    parts = np.split(joined, ends[:-1], axis=1)
+    return [part.reshape(-1) if column.dim() == 1 else part for part, column in zip(parts, columns)]
+
+
+def distinct_columns(columns: Sequence[torch.Tensor]) -> tuple[list[NDArray[np.int64]], torch.Tensor]:
+    """The distinct rows of 1-D integer columns of one device (see ``distinct_rows``), on the host
+    column by column, and where each row is among them, on the device."""
+    distinct, inverse = distinct_rows(torch.stack(list(columns), dim=1))
+    return list(distinct.cpu().numpy().T), inverse

@@ -7,7 +7,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
-from .groups import Groups, group_sizes, located
+from .groups import Groups, group_sizes, located, starts_of
 from .ids import TokenIds, check_token_id_texts, check_token_ids, ignored_ids, is_token_ids
 from .tensors import holds_tensors
 from .text import check_inputs, check_texts, reference_lists
@@ -97,7 +97,7 @@ def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
     keep = 1 if rule == "first" else int(references.groups.min())
     groups = np.minimum(references.groups, keep)
     # Each reference's place in its prediction's group: the first ``keep`` of each group stay.
-    starts = np.repeat(np.cumsum(references.groups) - references.groups, references.groups)
+    starts = np.repeat(starts_of(references.groups), references.groups)
     kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
     ids = references.ids[np.repeat(kept, references.lengths)]
     return corpus._replace(references=TokenIds(ids, references.lengths[kept], groups))
@@ -109,4 +109,4 @@ def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
 
 
 __all__ = ["Checked", "Corpus", "Groups", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_groups",
-           "checked_host_texts", "kind_of", "with_references_kept"]
+           "checked_host_texts", "kind_of", "starts_of", "with_references_kept"]

@@ -2,18 +2,28 @@
 pseudo-references), each source with as many as it has. They are checked as one list of texts,
 end to end, and the groups' sizes kept beside them."""
 
+import dataclasses
+import functools
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from .text import as_list
 
 
-class Groups(NamedTuple):
+def starts_of(sizes: ArrayLike) -> NDArray[np.int64]:
+    """Where each group starts among the texts end to end, for groups of these sizes."""
+    counts = np.asarray(sizes)
+    starts: NDArray[np.int64] = np.cumsum(counts) - counts
+    return starts
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Groups:
     """How many candidates and pseudo-references each source has, and whether the pseudo-references
-    are the candidates themselves (``shared``: counted once)."""
+    are the candidates themselves (``shared``: counted once). Where each source's texts start is
+    worked out once, on first use, for every block of sources to read."""
 
     candidates: NDArray[np.int64]
     references: NDArray[np.int64]
@@ -32,9 +42,23 @@ class Groups(NamedTuple):
             first = stop
         return bounds
 
-    def starts(self, which: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Where each source's texts start in the texts end to end, for sizes ``which``."""
-        return np.cumsum(which) - which
+    @functools.cached_property
+    def candidate_starts(self) -> NDArray[np.int64]:
+        """Where each source's candidates start among the candidates end to end."""
+        return starts_of(self.candidates)
+
+    @functools.cached_property
+    def reference_starts(self) -> NDArray[np.int64]:
+        """Where each source's pseudo-references start among the pseudo-references end to end."""
+        return starts_of(self.references)
+
+    def candidate_span(self, first: int, stop: int) -> tuple[int, int]:
+        """Where the candidates of sources ``first`` to ``stop`` lie among the candidates end to end."""
+        return int(self.candidate_starts[first]), int(self.candidate_starts[stop - 1] + self.candidates[stop - 1])
+
+    def reference_span(self, first: int, stop: int) -> tuple[int, int]:
+        """Where the pseudo-references of sources ``first`` to ``stop`` lie, end to end."""
+        return int(self.reference_starts[first]), int(self.reference_starts[stop - 1] + self.references[stop - 1])
 
 
 def group_sizes(value: object, name: str) -> tuple[list[object], NDArray[np.int64]]:
@@ -57,7 +81,7 @@ def located(error: Exception, name: str, sizes: NDArray[np.int64], check: Callab
             texts: list[object]) -> Exception:
     """The error of a text checked end to end, raised again for the group that holds it: each group
     checked alone, so that the message names ``name[source][candidate]``."""
-    starts = np.cumsum(sizes) - sizes
+    starts = starts_of(sizes)
     for index, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
         try:
             check(texts[start:start + size], f"{name}[{index}]")

@@ -16,6 +16,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from .groups import starts_of
 from .text import as_list
 
 Ints = NDArray[np.int64]
@@ -175,7 +176,7 @@ def _reference_lists(groups: list[Any], ignore: Ints | None) -> TokenIds:
         if len(group) == 0:
             raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
     sizes = [len(group) for group in groups]
-    firsts = np.cumsum(sizes) - sizes
+    firsts = starts_of(sizes)
 
     def name(number: int) -> str:  # the flat index of a reference, as references[i][j]
         index = int(np.searchsorted(firsts, number, side="right")) - 1

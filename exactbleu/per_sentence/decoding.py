@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..counting import Counted
-from ..dispatch import checked_groups, checked_threads, grouped_utilities, returned, settings_for
-from ..inputs import Groups, Texts
+from ..counting import PairRows
+from ..dispatch import aggregated_utilities, checked_groups, checked_threads, pairwise_utilities, returned, settings_for
+from ..inputs import Groups, Texts, starts_of
 from ..options import (
     PRESETS,
     PresetChoice,
@@ -32,7 +32,6 @@ from ..options import (
 )
 from ..scoring import expected_scores, scored_rows_of, scores_of_rows, several_weight_sets, takes_expected_rows
 from ..scoring.common import exponentials
-from ..sufficient_statistics import ExpectedRows, Statistics
 
 
 class MBR(NamedTuple):
@@ -97,12 +96,12 @@ def mbr(candidates: Any, pseudo_references: Any = None, preset: PresetChoice = "
     if reference_aggregation:
         flat = (np.repeat(1.0 / their_sizes, their_sizes) if probabilities is None
                 else probabilities[np.arange(probabilities.shape[1]) < their_sizes[:, None]])
-        utilities = grouped_utilities(mine, theirs, groups, settings, lambda counted, first, stop: expected_scores(
-            _expected(counted), settings, own_scale), flat, threads)
+        score = functools.partial(expected_scores, settings=settings, own_scale=own_scale)
+        utilities = aggregated_utilities(mine, theirs, groups, settings, flat, score, threads)
     else:
         reduce = functools.partial(_mean_utilities, settings=settings, groups=groups, probabilities=probabilities,
                                    own_scale=own_scale)
-        utilities = grouped_utilities(mine, theirs, groups, settings, reduce, None, threads)
+        utilities = pairwise_utilities(mine, theirs, groups, settings, reduce, threads)
     return _decided(utilities, sizes, n_best, mine)
 
 
@@ -129,23 +128,17 @@ def _checked_settings(preset: PresetChoice, options: dict[str, Any], pseudo_refe
     return settings
 
 
-def _expected(counted: Counted) -> ExpectedRows:
-    assert isinstance(counted.rows, ExpectedRows)  # asked for with probabilities
-    return counted.rows
-
-
-def _mean_utilities(counted: Counted, first: int, stop: int, *, settings: Any, groups: Groups,
+def _mean_utilities(pairs: PairRows, first: int, stop: int, *, settings: Settings, groups: Groups,
                     probabilities: NDArray[np.float64] | None, own_scale: bool) -> NDArray[np.float64]:
     """The utilities of the candidates of sources ``first`` to ``stop`` from their pairs' rows:
     each pair's sentence BLEU (each distinct row scored once; on the arithmetic's own scale with
     ``own_scale``), laid out (candidate, pseudo-reference), then added in order."""
-    assert isinstance(counted.rows, Statistics) and counted.inverse is not None
-    rows = scored_rows_of(counted.rows, settings).value if own_scale else scores_of_rows(counted.rows, settings)
-    scores = rows[counted.inverse]
+    rows = scored_rows_of(pairs.rows, settings).value if own_scale else scores_of_rows(pairs.rows, settings)
+    scores = rows[pairs.inverse]
     candidates, references = groups.candidates[first:stop], groups.references[first:stop]
     owner = np.repeat(np.arange(len(candidates)), candidates)
     each = references[owner]  # each candidate's number of pseudo-references
-    column = np.arange(len(scores)) - np.repeat(np.cumsum(each) - each, each)
+    column = np.arange(len(scores)) - np.repeat(starts_of(each), each)
     laid_out = np.zeros((len(owner), int(references.max())))
     laid_out[np.repeat(np.arange(len(owner)), each), column] = scores
     if probabilities is None:

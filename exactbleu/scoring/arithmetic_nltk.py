@@ -101,11 +101,11 @@ def _plus(one: Exact, two: Exact) -> Exact:
     return _float(one) + _float(two)
 
 
-def _exact_row(row: list[int], orders: int, method: str, order: int, weights: tuple[float, ...]) -> Scored | None:
+def _exact_row(row: Sums, method: str, order: int, weights: tuple[float, ...]) -> Scored | None:
     """``score`` of one row under method 5, 6 or 7, its exact ratios kept as pairs of ints (and a
     float where ``score`` takes one in): the same values as its fractions, so the same floats, several
     times faster. None where ``score`` returns 0 before smoothing: ``score`` takes those rows."""
-    length, reference, matches, totals = row[0], row[1], row[2 : 2 + orders], row[2 + orders : 2 + 2 * orders]
+    length, reference, matches, totals = row.prediction_length, row.reference_length, row.matches, row.totals
     if matches[0] == 0:
         return None
     values: list[Exact] = [(matches[n], totals[n] or 1) for n in range(order)]
@@ -142,12 +142,6 @@ def _exact_row(row: list[int], orders: int, method: str, order: int, weights: tu
     return Scored(bleu, bleu, floats, brevity_penalty, length / reference if reference else 0.0, 1)
 
 
-def _row_sums(row: list[int], orders: int) -> Sums:
-    """A row's own sums, its denominators max(1, total)."""
-    totals = row[2 + orders : 2 + 2 * orders]
-    return Sums(row[0], row[1], row[2 : 2 + orders], totals, [total or 1 for total in totals])
-
-
 def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone (a row's denominators are
     max(1, total)). Methods 5 to 7 average fractions of fractions exactly, which no float
@@ -155,9 +149,7 @@ def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     method, order = settings.scoring.smooth_method, settings.statistics.max_order
     if method in _RATIONAL:
         each = weights_of(settings) or (1 / order,) * order
-        orders = statistics.orders
-        scored = [_exact_row(row, orders, method, order, each) or score(_row_sums(row, orders), settings)
-                  for row in statistics.array.tolist()]
+        scored = [_exact_row(row, method, order, each) or score(row, settings) for row in statistics.segments()]
         return ScoredRows(bleu=np.array([one.bleu for one in scored], dtype=np.float64),
                           value=np.array([one.value for one in scored], dtype=np.float64),
                           precisions=np.array([one.precisions for one in scored], dtype=np.float64),

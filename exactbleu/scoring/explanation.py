@@ -43,7 +43,8 @@ def explain_segment(prediction: str, references: list[str], tokenize: Callable[[
                  for ngram, count in counts.items()]
         explained.append({"n": n, "matches": sum(min(g["count"], g["max_reference_count"]) for g in grams),
                           "total": sum(counts.values()), "ngrams": grams})
-    return {"prediction_tokens": tokens, "reference_tokens": reference_tokens, "reference_length": row[1],
+    return {"prediction_tokens": tokens, "reference_tokens": reference_tokens,
+            "reference_length": statistics.sums().reference_length,
             "brevity_penalty": float(scored_rows_of(statistics, first_weight_set(settings)).brevity_penalty[0]),
             "sentence_bleu": bleu, "orders": explained}
 

@@ -8,7 +8,7 @@ from .columns import CheckedColumns, checked_columns
 from .counted_with import CountedWith
 from .definition import other_lengths, reference_length, segment_matches, segment_row
 from .expected import ExpectedRows
-from .rows import Statistics, Sums, checked_vector, rows_of
+from .rows import Statistics, Sums, checked_vector
 
 __all__ = ["CheckedColumns", "CountedWith", "ExpectedRows", "Statistics", "Sums", "checked_columns", "checked_vector",
-           "other_lengths", "reference_length", "rows_of", "segment_matches", "segment_row"]
+           "other_lengths", "reference_length", "segment_matches", "segment_row"]

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 
 def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
@@ -50,6 +51,12 @@ def segment_row(prediction: Sequence[Hashable], references: Sequence[Sequence[Ha
 def _totals(length: int, max_order: int) -> list[int]:
     """How many n-grams of each order a prediction of this length holds."""
     return [length - n if length > n else 0 for n in range(max_order)]
+
+
+def totals_of(lengths: NDArray[np.int64], orders: int) -> NDArray[np.int64]:
+    """``_totals`` of many predictions at once: shape (predictions, orders)."""
+    totals: NDArray[np.int64] = np.maximum(lengths[:, None] - np.arange(orders), 0)
+    return totals
 
 
 def segment_matches(prediction: Sequence[Hashable], references: Sequence[Sequence[Hashable]], max_order: int,

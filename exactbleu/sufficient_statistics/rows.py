@@ -12,15 +12,7 @@ from numpy.typing import NDArray
 
 from .columns import checked_columns
 from .counted_with import CountedWith, corpus_fingerprint, whole_corpus_error
-
-
-def rows_of(prediction_lengths: NDArray[np.int64], reference_lengths: NDArray[np.int64],
-            matches: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The rows of segments from their lengths and clipped matches (shape (segments, orders)); the
-    totals follow from the prediction lengths."""
-    orders = matches.shape[1]
-    totals = np.maximum(prediction_lengths[:, None] - np.arange(orders), 0)
-    return np.column_stack([prediction_lengths, reference_lengths, matches, totals]).astype(np.int64, copy=False)
+from .definition import totals_of
 
 
 class Sums(NamedTuple):
@@ -88,6 +80,15 @@ class Statistics:
         """Statistics from named columns (``matches`` and ``totals`` of shape (segments, orders))."""
         rows = np.column_stack([prediction_length, reference_length, matches, totals]).astype(np.int64, copy=False)
         return cls(rows, matches.shape[1], references, counted_with)
+
+    @classmethod
+    def of_lengths(cls, prediction_length: NDArray[np.int64], reference_length: NDArray[np.int64],
+                   matches: NDArray[np.int64], references: Sequence[int] | None = None,
+                   counted_with: CountedWith | None = None) -> "Statistics":
+        """Statistics from each segment's lengths and clipped matches (shape (segments, orders)):
+        the totals follow from the prediction lengths."""
+        return cls.from_columns(prediction_length, reference_length, matches,
+                                totals_of(prediction_length, matches.shape[1]), references, counted_with)
 
     @property
     def array(self) -> NDArray[np.int64]:
@@ -300,10 +301,9 @@ class Statistics:
 
     def as_dict(self) -> dict[str, list[Any]]:
         """The rows as columns of lists, as ``datasets`` stores them."""
-        array = self.array
-        columns: dict[str, list[Any]] = {"prediction_length": array[:, 0].tolist(),
-                                         "reference_length": array[:, 1].tolist(),
-                   "matches": self.matches.tolist(), "totals": self.totals.tolist()}
+        columns: dict[str, list[Any]] = {"prediction_length": self.prediction_length.tolist(),
+                                         "reference_length": self.reference_length.tolist(),
+                                         "matches": self.matches.tolist(), "totals": self.totals.tolist()}
         if self.references is not None:
             columns["references"] = list(self.references)
         if self.counted_with is not None:

@@ -36,7 +36,7 @@ def mecab_tagger(name: str) -> "object":
     return tagger
 
 
-def _tokenize(name: str) -> Callable[[str], list[str]]:
+def _mecab_tokenizer(name: str) -> Callable[[str], list[str]]:
     def tokenize(line: str) -> list[str]:
         tokens: list[str] = mecab_tagger(name).parse(line.strip()).split()  # type: ignore[attr-defined]
         return tokens
@@ -45,7 +45,7 @@ def _tokenize(name: str) -> Callable[[str], list[str]]:
     return tokenize
 
 
-tokenize_ko_mecab, tokenize_ja_mecab = _tokenize("ko-mecab"), _tokenize("ja-mecab")
+tokenize_ko_mecab, tokenize_ja_mecab = _mecab_tokenizer("ko-mecab"), _mecab_tokenizer("ja-mecab")
 
 
 def versioned_name(name: str) -> str:

@@ -298,17 +298,17 @@ def tokenize_ptb(line: str) -> list[str]:
     >>> tokenize_ptb("I can't won't; Mr. Smith's U.K. co. e.g.")
     ['i', 'ca', "n't", 'wo', "n't", 'mr.', 'smith', "'s", 'u.k.', 'co.', 'e.g.']
     """
-    return _tokens(line, split=True)
+    return _caption_tokens(line, split=True)
 
 
 def ptb_tokens(line: str) -> list[str]:
     """The jar's tokens of a caption, PUNCTUATIONS dropped, as pycocoevalcap's tokenizer joins them
     with spaces: a token may hold a U+00A0 (SGML tags, phone numbers, ``1 1/2``), which its BLEU and
     CIDEr split on, and its ROUGE-L does not."""
-    return _tokens(line, split=False)
+    return _caption_tokens(line, split=False)
 
 
-def _tokens(line: str, split: bool) -> list[str]:
+def _caption_tokens(line: str, split: bool) -> list[str]:
     text = line.replace("\n", " ") + "\n"  # pycocoevalcap's temporary file holds a caption a line
     astral = not text.isascii() and _ASTRAL.search(text) is not None
     if astral:

@@ -32,7 +32,7 @@ _13A_CONTEXT_RULES = (
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),
 )
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
-_DIGITS = frozenset("0123456789")
+_ASCII_DIGITS = frozenset("0123456789")
 
 
 def _pad_symbols(text: str) -> str:
@@ -95,7 +95,7 @@ def _split_periods_commas_hyphens(text: str) -> str:
             start, stop = marks[first], position + 1
             first = index + 1
             run = text[start:stop]
-            digit_before, digit_after = text[start - 1] in _DIGITS, text[stop] in _DIGITS
+            digit_before, digit_after = text[start - 1] in _ASCII_DIGITS, text[stop] in _ASCII_DIGITS
             if len(run) == 1:
                 spaced = run if digit_before and digit_after else f" {run} "
             else:
@@ -107,7 +107,7 @@ def _split_periods_commas_hyphens(text: str) -> str:
         text = "".join(pieces) + text[done:]
     if placeholders:
         text = text.replace("\ue000", ".").replace("\ue001", ",")
-    hyphens = [position for position in _find_all(text, "-") if text[position - 1] in _DIGITS]
+    hyphens = [position for position in _find_all(text, "-") if text[position - 1] in _ASCII_DIGITS]
     if hyphens:
         pieces, done = [], 0
         for position in hyphens:

@@ -142,7 +142,7 @@ def test_only_the_device_imports_torch():
 # the dispatch's own, which chooses between them), and compat's sacrebleu names.
 PROTOCOLS = {"NAME", "METHODS", "DENOMINATORS", "score", "score_rows", "TOKENIZER", "TOKENIZERS",
              "corpus_statistics", "self_rows", "matrix", "returned", "checked_corpus", "checked_texts",
-             "shard_statistics", "self_rows_against", "checked_groups", "grouped_utilities"}
+             "shard_statistics", "self_rows_against", "checked_groups", "pairwise_utilities", "aggregated_utilities"}
 # The names of the peers that two faces stand in for: a peer's names mean the peer's things.
 PEERS_NAMES = {PACKAGE / "compat.py": {"corpus_bleu", "sentence_bleu", "Signature", "BLEU", "BLEUScore"},
                PACKAGE / "torchmetrics.py": {"BLEUScore", "SacreBLEUScore"}, PACKAGE / "coco.py": {"Bleu"}}
