@@ -210,7 +210,10 @@ def main() -> None:
     for label, name in CALLS:
         mean = measured[name]["mean"]
         print(f"| {label} | {mean * 1e6:.0f} µs | {mean / base:.2f}x |")
-    print(f"\n`corpus_bleu` of 8 segments / bleuscore's: "
+    print(f"\n`sentence_bleu` / `sentence_score`: "
+          f"{measured['sentence_bleu_sacrebleu']['mean'] / base:.3f}x (\"sacrebleu\"), "
+          f"{measured['sentence_bleu_default']['mean'] / base:.3f}x (HF's); "
+          f"`corpus_bleu` of 8 segments / bleuscore's: "
           f"{measured['corpus_ours']['mean'] / measured['corpus_bleuscore']['mean']:.2f}x; "
           f"`sentence_scores` of one pair / `sentence_bleu`'s: "
           f"{measured['sentence_scores']['mean'] / measured['sentence_bleu_sacrebleu']['mean']:.2f}x\n")

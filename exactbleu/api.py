@@ -1,5 +1,5 @@
 """The functional API over the core: each function resolves its options once (``resolve_settings``),
-checks its inputs once (``dispatch.corpus_of``), then counts, and scores by the one arithmetic.
+checks its inputs once (``inputs.corpus_of``), then counts, and scores by the one arithmetic.
 
 >>> import exactbleu
 >>> exactbleu.corpus_bleu(["the cat sat on the mat"], [["the cat sat on a mat"]])["bleu"]
@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from .counting import Progress, ReferenceCache, corpus_tokens
-from .dispatch import checked_corpus, checked_texts, corpus_of, corpus_statistics, settings_for
-from .inputs import Corpus, kind_of, with_references_kept
+from .counting import Progress, ReferenceCache, Run, corpus_tokens, sentence_sums
+from .dispatch import checked_corpus, checked_texts, corpus_statistics, settings_for
+from .inputs import Corpus, corpus_of, kind_of, with_references_kept
 from .inputs.text import check_segment
 from .limits import MAX_SAMPLES, PAIRED_TESTS
 from .options import (
@@ -40,6 +40,7 @@ from .scoring import (
     ScoredRows,
     arithmetic,
     for_sentences,
+    result_of_sums,
     scored_rows_of,
     scored_sums,
     several_weight_sets,
@@ -72,16 +73,18 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
             ``Settings`` of ``resolve_settings``.
         ignore_ids: token ids to drop before scoring, such as padding and end-of-sequence.
         threads, max_tokens, cache: how counting runs, which changes no score (see
-            ``dispatch.corpus_statistics``).
+            ``counting.Run``).
         **options: any option of ``OPTIONS``.
     Raises:
         ValueError or TypeError naming the bad argument.
     """
     settings = resolve_settings(preset, **options)
     check_corpus_result(settings)
-    corpus = corpus_of(predictions, references, ignore_ids)
+    run = Run(threads, max_tokens, cache).checked()
+    corpus = corpus_of(predictions, references, ignore_ids, settings.statistics.keep_references)
     settings = settings_for(corpus.kind, settings)
-    return result_of_statistics(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings)
+    counted = corpus_statistics(corpus, settings, run)
+    return result_of_statistics(counted, settings)
 
 
 def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "default", **options: Any) -> Result:
@@ -90,13 +93,19 @@ def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "defa
     effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
     settings = for_sentences(resolve_settings(preset, **options))
     check_whole_corpus(settings, "sentence_bleu")
-    if isinstance(prediction, str) or kind_of([prediction]) == "text":  # a string is text: no more to tell
-        prediction, references = check_segment(prediction, references)
-        corpus = Corpus([prediction], [references], "text")
-    else:
-        corpus = checked_corpus([prediction], [references])
-    settings = settings_for(corpus.kind, settings)
-    return result_of_statistics(corpus_statistics(corpus, settings), settings)
+    if not isinstance(prediction, str) and kind_of([prediction]) != "text":  # token ids: a corpus of one
+        corpus = corpus_of([prediction], [references], keep=settings.statistics.keep_references)
+        settings = settings_for(corpus.kind, settings)
+        return result_of_statistics(corpus_statistics(corpus, settings), settings)
+    prediction, references = check_segment(prediction, references)
+    rule = settings.statistics.keep_references
+    if rule != "all":  # the references that the rule keeps of this corpus of one
+        references = with_references_kept(Corpus([prediction], [references], "text"), rule).references[0]
+    if settings.output.adds_keys:
+        return result_of_statistics(corpus_statistics(Corpus([prediction], [references], "text"), settings), settings)
+    # HF's six keys of one segment of text: the shortest path, the definition's row read as the sums
+    # of a corpus of one, scored by the arithmetic's one-sum form.
+    return result_of_sums(sentence_sums(prediction, references, settings), settings)
 
 
 def statistics(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
@@ -110,8 +119,9 @@ def statistics(predictions: Any, references: Sequence[Any] | None, preset: Prese
     for ``score``: the statistics carry them (``Statistics.counted_with``), and ``score`` refuses
     others. ``progress``, if given, is called with each chunk's number of segments."""
     settings = resolve_settings(preset, **options)
-    corpus = corpus_of(predictions, references, ignore_ids)
-    return corpus_statistics(corpus, settings_for(corpus.kind, settings), threads, max_tokens, cache, progress)
+    run = Run(threads, max_tokens, cache, progress).checked()
+    corpus = corpus_of(predictions, references, ignore_ids, settings.statistics.keep_references)
+    return corpus_statistics(corpus, settings_for(corpus.kind, settings), run)
 
 
 def score(statistics: Statistics | NDArray[np.int64] | Sequence[int], preset: PresetChoice = "default",
@@ -270,7 +280,7 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
         seed: the random seed, sacrebleu's 12345 by default; None draws from the OS.
         preset, **options: as for ``corpus_bleu`` (the "sacrebleu" preset gives sacrebleu's numbers).
         ignore_ids: for systems of token ids, the ids to drop from every system and the references.
-        threads, max_tokens, cache: how counting runs (see ``dispatch.corpus_statistics``).
+        threads, max_tokens, cache: how counting runs (see ``counting.Run``).
     Returns:
         ``{name: {"bleu", "p_value", "mean", "ci"}}`` on 0..1 (see ``paired_test_statistics``).
     """
@@ -282,13 +292,15 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
     corpora = {}
     for name, predictions in systems.items():
         try:
-            corpora[name] = checked_corpus(predictions, references, ignore_ids)
+            checked = checked_corpus(predictions, references, ignore_ids)
+            corpora[name] = corpus_of(checked, None, keep=settings.statistics.keep_references)
         except (TypeError, ValueError) as error:
             raise type(error)(f"systems[{name!r}]: {error}") from None
     if len({corpus.kind == "text" for corpus in corpora.values()}) > 1:
         raise TypeError("systems must all be text or all be token ids: their statistics are counted alike")
     settings = settings_for(next(iter(corpora.values())).kind, settings)  # token ids are tokens already
-    counted_systems = {name: corpus_statistics(corpus, settings, threads, max_tokens, cache)
+    run = Run(threads, max_tokens, cache).checked()
+    counted_systems = {name: corpus_statistics(corpus, settings, run)
                        for name, corpus in corpora.items()}
     compared = compare(counted_systems, baseline=baseline, test=test, n_samples=n_samples, seed=seed, preset=settings)
     return {name: one.fractions() for name, one in compared.items()}

@@ -22,7 +22,7 @@ from .api import scored, scored_rows
 from .counting.corpus import count
 from .counting.engine import reference_lengths
 from .counting.ngrams import tokens_of_text
-from .inputs import Corpus, checked_host_corpus, starts_of, with_references_kept
+from .inputs import Corpus, corpus_of, starts_of, with_references_kept
 from .inputs.ids import TokenIds
 from .options import (
     COCO,
@@ -96,7 +96,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     Returns:
         one ``Convention`` per way of computing BLEU: a list to sort and filter.
     """
-    corpus = checked_host_corpus(predictions, references)
+    corpus = corpus_of(predictions, references)
     if corpus.kind != "text":
         raise TypeError("conventions compares tokenizers, so it takes text; token ids are tokenized already")
     chosen = convention_tokenizers(language, tokenizers)

@@ -9,24 +9,24 @@ the numbers are the same, and scores of tensors come back as tensors on their de
 import contextlib
 import contextvars
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import counting
-from .counting import ExpectedScorer, PairReducer, Progress, ReferenceCache, Scorer, SelfBleuStatistics
+from .counting import ExpectedScorer, PairReducer, Run, Scorer, SelfBleuStatistics
 from .inputs import (
     Checked,
     Corpus,
     Groups,
     Kind,
     Texts,
-    checked_host_corpus,
     checked_host_groups,
     checked_host_texts,
+    corpus_of,
+    ignored_ids,
     kind_of,
-    with_references_kept,
 )
 from .options import Settings, check_int, for_token_ids
 from .registry import did_you_mean
@@ -52,40 +52,14 @@ def cpu_tensor_kernels(kernels: str) -> Iterator[None]:
         _cpu_tensor_kernels.reset(token)
 
 
-class Processor(Protocol):
-    """What the host (``counting``) and a device (``device``) each count for the dispatch, alike."""
-
-    def corpus_statistics(self, corpus: Corpus, settings: Settings, threads: int | None = None,
-                          max_tokens: int | None = None, cache: ReferenceCache | None = None,
-                          progress: Progress | None = None) -> Statistics: ...
-
-    def self_rows(self, texts: Texts, settings: Settings, threads: int | None = None) -> Statistics: ...
-
-    def matrix(self, predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
-               threads: int | None = None) -> Any: ...
-
-    def pairwise_utilities(self, candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
-                           reduce: PairReducer, threads: int | None = None) -> NDArray[np.float64]: ...
-
-    def returned(self, scores: NDArray[np.float64], checked: Corpus | Texts) -> Any: ...
-
-
-def _device() -> Processor:
+def _on_device(checked: Checked) -> bool:
+    """Whether a checked input is counted on its device: tensors, but for those in the CPU's memory
+    under the "numpy" kernels, which the host counts as the same ids."""
+    if checked.kind != "tensor":
+        return False
     from . import device  # torch loads here, when the first tensor arrives
 
-    return device
-
-
-def _placed(checked: Checked) -> tuple[Processor, Checked]:
-    """Where a checked input is counted, decided once: text and token ids on the host; tensors on
-    their device, or, in the CPU's memory under the "numpy" kernels, as the same ids on the host."""
-    if checked.kind != "tensor":
-        return counting, checked
-    from . import device
-
-    if device.in_cpu_memory(checked) and _cpu_tensor_kernels.get() == "numpy":
-        return counting, device.on_host(checked)
-    return device, checked
+    return not (device.in_cpu_memory(checked) and _cpu_tensor_kernels.get() == "numpy")
 
 
 def _on_host(checked: Checked) -> Checked:
@@ -100,23 +74,15 @@ def _on_host(checked: Checked) -> Checked:
 def checked_corpus(predictions: object, references: object, ignore_ids: object | None = None) -> Corpus:
     """Check predictions and their references as every function takes them: text (a list of
     references per prediction, or one reference string each), or token ids (lists of ints, arrays,
-    or torch tensors on any device) with ``ignore_ids`` dropped. Raises a ValueError or TypeError
-    that names the argument."""
-    if kind_of(predictions) == "tensor":
-        from . import device
+    or torch tensors on any device) with ``ignore_ids`` dropped: on the host (``inputs.corpus_of``),
+    and tensors on their device too (``device.checked_tensors``), at once. Raises a ValueError or
+    TypeError that names the argument."""
+    corpus = corpus_of(predictions, references, ignore_ids)
+    if corpus.kind != "tensor":
+        return corpus
+    from . import device
 
-        return device.checked_corpus(predictions, references, ignore_ids)
-    return checked_host_corpus(predictions, references, ignore_ids)
-
-
-def corpus_of(predictions: object, references: object, ignore_ids: object | None = None) -> Corpus:
-    """The corpus, checked once: ``predictions`` and ``references`` as ``checked_corpus`` takes
-    them, or a ``Corpus`` it returned before (with ``references`` None), which is not checked again."""
-    if isinstance(predictions, Corpus):
-        if references is not None or ignore_ids is not None:
-            raise ValueError("a Corpus holds its references, checked already: pass references=None and no ignore_ids")
-        return predictions
-    return checked_corpus(predictions, references, ignore_ids)
+    return device.checked_tensors(corpus)
 
 
 def checked_texts(texts: object, name: str, ignore_ids: object | None = None) -> Texts:
@@ -124,7 +90,7 @@ def checked_texts(texts: object, name: str, ignore_ids: object | None = None) ->
     if kind_of(texts) == "tensor":
         from . import device
 
-        return device.checked_texts(texts, name, ignore_ids)
+        return device.checked_texts(texts, name, None if ignore_ids is None else ignored_ids(ignore_ids))
     return checked_host_texts(texts, name, ignore_ids)
 
 
@@ -134,7 +100,7 @@ def checked_groups(texts: object, name: str, ignore_ids: object | None = None) -
     if kind_of(texts) == "tensor":
         from . import device
 
-        return device.checked_groups(texts, name, ignore_ids)
+        return device.checked_groups(texts, name, None if ignore_ids is None else ignored_ids(ignore_ids))
     return checked_host_groups(texts, name, ignore_ids)
 
 
@@ -149,24 +115,32 @@ def checked_threads(threads: int | None) -> None:
         check_int("threads", threads, 1)
 
 
-def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = None, max_tokens: int | None = None,
-                      cache: ReferenceCache | None = None, progress: Progress | None = None) -> Statistics:
-    """The statistics of a checked corpus under settings fit for its kind (``settings_for``).
-    ``threads`` bounds the worker threads (None: two where two cores are free), ``max_tokens`` the
-    tokens one call may count, ``cache`` keeps the references' statistics for the next call with
-    the same references, and ``progress`` is called with each chunk's number of segments."""
-    checked_threads(threads)
-    if max_tokens is not None:
-        check_int("max_tokens", max_tokens, 1)
-    processor, placed = _placed(with_references_kept(corpus, settings.statistics.keep_references))
+def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> Statistics:
+    """The statistics of a checked corpus (``inputs.corpus_of``, which kept its references) under
+    settings fit for its kind (``settings_for``), counted as ``run`` says (``Run``, checked where
+    the public function took it). Tensors are checked on their device and counted there, but for
+    those in the CPU's memory under the "numpy" kernels, which the host counts as the same ids, as
+    it counts text and token ids."""
+    if corpus.kind == "tensor":
+        from . import device
+        from .device import checks, rows, transfer
+
+        checked = checks.checked_tensors(corpus)
+        if not (device.in_cpu_memory(checked) and _cpu_tensor_kernels.get() == "numpy"):
+            return rows.statistics_on_device(checked, settings, run)
+        corpus = transfer.on_host(checked)
+    counted = counting.corpus_statistics(corpus, settings, run)
     # Rows whose kept references the whole corpus decided carry its mark, so that they score only whole.
-    return processor.corpus_statistics(placed, settings, threads, max_tokens, cache, progress).sealed()
+    return counted.sealed()
 
 
 def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:
     """Each text's statistics row against all the other texts."""
-    processor, placed = _placed(texts)
-    return processor.self_rows(placed, settings, threads)
+    if _on_device(texts):
+        from . import device
+
+        return device.self_rows(texts, settings, threads)
+    return counting.self_rows(_on_host(texts), settings, threads)
 
 
 def shard_statistics(texts: Texts, settings: Settings, threads: int | None = None) -> SelfBleuStatistics:
@@ -182,19 +156,23 @@ def self_rows_against(texts: Texts, corpus: SelfBleuStatistics, settings: Settin
 def matrix(predictions: Texts, references: Texts, settings: Settings, score: Scorer, sets: int | None,
            threads: int | None = None) -> Any:
     """The BLEU matrix of predictions (rows) against references (columns), of one kind."""
-    processor, placed = _placed(predictions)
-    return processor.matrix(placed, references if placed is predictions else _on_host(references), settings, score,
-                            sets, threads)
+    if _on_device(predictions):
+        from . import device
+
+        return device.matrix(predictions, references, settings, score, sets, threads)
+    return counting.matrix(_on_host(predictions), _on_host(references), settings, score, sets, threads)
 
 
 def pairwise_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
                        reduce: PairReducer, threads: int | None = None) -> NDArray[np.float64]:
     """MBR's pairwise utilities, one per candidate end to end (see ``counting.by_source``): the
     pairs of tensors are counted on their device."""
-    processor, placed = _placed(candidates)
-    if references is not None and placed is not candidates:
-        references = _on_host(references)
-    return processor.pairwise_utilities(placed, references, groups, settings, reduce, threads)
+    if _on_device(candidates):
+        from . import device
+
+        return device.pairwise_utilities(candidates, references, groups, settings, reduce, threads)
+    return counting.pairwise_utilities(_on_host(candidates), None if references is None else _on_host(references),
+                                       groups, settings, reduce, threads)
 
 
 def aggregated_utilities(candidates: Texts, references: Texts | None, groups: Groups, settings: Settings,
@@ -209,7 +187,11 @@ def aggregated_utilities(candidates: Texts, references: Texts | None, groups: Gr
 def returned(scores: Any, checked: Corpus | Texts) -> Any:
     """Scores as the input's kind takes them: a float64 array, or for tensors a float64 tensor on
     their device."""
-    return (_device() if checked.kind == "tensor" else counting).returned(scores, checked)
+    if checked.kind == "tensor":
+        from . import device
+
+        return device.returned(scores, checked)
+    return scores
 
 
 __all__ = [
@@ -219,7 +201,6 @@ __all__ = [
     "checked_groups",
     "checked_texts",
     "checked_threads",
-    "corpus_of",
     "corpus_statistics",
     "cpu_tensor_kernels",
     "matrix",

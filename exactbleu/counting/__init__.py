@@ -23,18 +23,17 @@ from .by_source import (
     utilities_by_block,
 )
 from .cache import ReferenceCache
-from .corpus import Progress, corpus_tokens, count
+from .corpus import corpus_tokens, count, sentence_sums
 from .matrix_matches import Scorer, matrix_scores
 from .ngrams import Tokens, tokens_of_ids, tokens_of_text
+from .run import Progress, Run
 from .self_bleu_statistics import SelfBleuStatistics, rows_against_the_others
 from .threads import thread_count
 
 
-def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = None, max_tokens: int | None = None,
-                      cache: ReferenceCache | None = None, progress: Progress | None = None) -> Statistics:
-    """The statistics of a corpus of text or token ids (see ``corpus.count``)."""
-    return count(corpus.predictions, corpus.references, settings, counted_with(settings), cache, threads, progress,
-                 max_tokens)
+def corpus_statistics(corpus: Corpus, settings: Settings, run: Run) -> Statistics:
+    """The statistics of a corpus of text or token ids (see ``corpus.count``), counted as ``run`` says."""
+    return count(corpus.predictions, corpus.references, settings, counted_with(settings), run)
 
 
 def _tokens(texts: Texts, settings: Settings) -> Tokens:
@@ -92,11 +91,23 @@ def aggregated_utilities(candidates: Texts, references: Texts | None, groups: Gr
                                      probabilities, score, thread_count(threads))
 
 
-def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> NDArray[np.float64]:
-    """Scores as the host gives them: a float64 array."""
-    return scores
-
-
-__all__ = ["ExpectedScorer", "PairReducer", "PairRows", "Progress", "ReferenceCache", "Scorer", "SelfBleuStatistics",
-           "aggregated_utilities", "corpus_statistics", "corpus_tokens", "matrix", "pairwise_utilities", "returned",
-           "self_rows", "self_rows_against", "shard_statistics", "utilities_by_block"]
+__all__ = [
+    "ExpectedScorer",
+    "PairReducer",
+    "PairRows",
+    "Progress",
+    "ReferenceCache",
+    "Run",
+    "Scorer",
+    "SelfBleuStatistics",
+    "aggregated_utilities",
+    "corpus_statistics",
+    "corpus_tokens",
+    "matrix",
+    "pairwise_utilities",
+    "self_rows",
+    "self_rows_against",
+    "sentence_sums",
+    "shard_statistics",
+    "utilities_by_block",
+]

@@ -11,23 +11,23 @@ neighbouring segments share (the samples of one prompt) counted once.
 import itertools
 import operator
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..inputs import TokenIds
-from ..options import Settings
-from ..sufficient_statistics import CountedWith, Statistics, segment_row
+from ..options import Settings, counted_with
+from ..sufficient_statistics import CountedWith, Statistics, Sums, segment_row, segment_sums
 from ..tokenizers import TOKENIZERS, reader_text, token_text
-from .cache import ReferenceCache, cache_key
+from .cache import cache_key
 from .engine import CHUNK_SEGMENTS, ReferenceStatistics, chunk_statistics
 from .reading import TokenTable, id_table, token_count
+from .run import Run
 from .threads import THREADS_MIN_TOKENS, in_threads, thread_count
 
 Predictions = list[str] | TokenIds
 References = list[list[str]] | TokenIds
-Progress = Callable[[int], object]
 Rows = NDArray[np.int64] | list[list[int]]
 Prepared = tuple[ReferenceStatistics, NDArray[np.int64] | None]  # a chunk's references, and each segment's there
 
@@ -38,17 +38,12 @@ _FEW_DOCUMENTS = 256
 
 
 def count(predictions: Predictions, references: References, settings: Settings, counted: CountedWith,
-          cache: ReferenceCache | None = None, threads: int | None = None,
-          progress: Progress | None = None, max_tokens: int | None = None) -> Statistics:
+          run: Run = Run()) -> Statistics:
     """The statistics of a corpus (``references``: a list of references per prediction, or token
     ids grouped by prediction) under the settings' tokenizing and reference length; ``counted``
-    names those settings, the number of orders among them, as the statistics carry them.
-
-    ``cache`` keeps the references' statistics for a later call with the same references.
-    ``threads`` bounds the worker threads (None: two where two cores are free). ``progress``, if
-    given, is called with each chunk's number of segments. ``max_tokens``, if given, bounds the
-    work: a ValueError as soon as the tokens (predictions and references) exceed it, before their
-    n-grams are counted.
+    names those settings, the number of orders among them, as the statistics carry them. ``run``
+    says how the count runs (``Run``): its ``max_tokens`` bounds the work, a ValueError as soon as
+    the tokens (predictions and references) exceed it, before their n-grams are counted.
 
     The statistics carry how many references each segment has, and the settings that counted them.
     """
@@ -57,13 +52,13 @@ def count(predictions: Predictions, references: References, settings: Settings, 
     rows: Rows | None = None
     if len(predictions) + sum(counts) <= _FEW_DOCUMENTS:
         if isinstance(predictions, TokenIds) and isinstance(references, TokenIds):
-            rows = _few_id_rows(predictions, references, settings, orders, max_tokens)
+            rows = _few_id_rows(predictions, references, settings, orders, run.max_tokens)
         elif isinstance(predictions, list) and isinstance(references, list):
-            rows = _few_segments(predictions, references, settings, orders, max_tokens)
-        if rows is not None and progress:
-            progress(len(predictions))
+            rows = _few_segments(predictions, references, settings, orders, run.max_tokens)
+        if rows is not None and run.progress:
+            run.progress(len(predictions))
     if rows is None:
-        rows = _chunked_rows(predictions, references, settings, orders, cache, threads, progress, max_tokens)
+        rows = _chunked_rows(predictions, references, settings, orders, run)
     return Statistics(rows, orders, counts, counted)
 
 
@@ -84,17 +79,15 @@ def corpus_tokens(texts: list[str], settings: Settings) -> int:
 def _few_segments(predictions: list[str], references: list[list[str]], settings: Settings, orders: int,
                   max_tokens: int | None) -> list[list[int]] | None:
     """The statistics rows of a few segments by the definition, or None where the corpus is not few."""
-    if sum(map(len, predictions)) + sum(len(reference) for segment in references for reference in segment) \
-            > _FEW_SEGMENTS_TEXT:
+    texts = predictions + list(itertools.chain.from_iterable(references))
+    if sum(map(len, texts)) > _FEW_SEGMENTS_TEXT:
         return None  # decided on the raw text first, at no cost: both paths give the same rows
-    prediction_text = token_text(predictions, settings.tokenize)
-    reference_text = token_text(list(itertools.chain.from_iterable(references)), settings.tokenize)
-    if len(prediction_text) + len(reference_text) > _FEW_SEGMENTS_TEXT:
+    text = token_text(texts, settings.tokenize)  # one pass of the tokenizer over both sides
+    if len(text) > _FEW_SEGMENTS_TEXT:
         return None
-    if max_tokens is not None and token_count(prediction_text) + token_count(reference_text) > max_tokens:
+    if max_tokens is not None and token_count(text) > max_tokens:
         return None  # the chunked path raises the error
-    return few_segment_rows(prediction_text, reference_text, list(map(len, references)), orders,
-                            settings.statistics.ref_length)
+    return few_segment_rows(text, list(map(len, references)), orders, settings.statistics.ref_length)
 
 
 def _few_id_rows(predictions: TokenIds, references: TokenIds, settings: Settings, orders: int,
@@ -112,22 +105,29 @@ def _few_id_rows(predictions: TokenIds, references: TokenIds, settings: Settings
     return rows
 
 
-def few_segment_rows(prediction_text: str, reference_text: str, counts: Sequence[int], max_order: int,
-                     ref_length: str = "shortest") -> list[list[int]]:
-    """The statistics rows of a few segments from the token texts of their predictions and of
-    their references (``counts``: how many references each segment has), one ``segment_row`` each,
-    as lists: an array would cost more than the counting here."""
-    references = [line.split() for line in reference_text.split("\n")]
+def few_segment_rows(text: str, counts: Sequence[int], max_order: int, ref_length: str = "shortest") -> list[list[int]]:
+    """The statistics rows of a few segments from their token text, a line per prediction and then
+    a line per reference (``counts``: how many references each segment has), one ``segment_row``
+    each, as lists: an array would cost more than the counting here."""
+    lines = [line.split() for line in text.split("\n")]
+    references = lines[len(counts):]
     rows, first = [], 0
-    for prediction, count in zip(prediction_text.split("\n"), counts):
-        rows.append(segment_row(prediction.split(), references[first : first + count], max_order, ref_length))
+    for prediction, count in zip(lines, counts):
+        rows.append(segment_row(prediction, references[first : first + count], max_order, ref_length))
         first += count
     return rows
 
 
+def sentence_sums(prediction: str, references: list[str], settings: Settings) -> Sums:
+    """The sums a sentence score reads: one segment of text, its texts tokenized in one pass and
+    counted by the definition (``segment_sums``), with no corpus around it."""
+    predicted, *referenced = token_text([prediction, *references], settings.tokenize).split("\n")
+    return segment_sums(predicted.split(), list(map(str.split, referenced)),
+                        counted_with(settings).orders, settings.statistics.ref_length)
+
+
 def _chunked_rows(predictions: Predictions, references: References, settings: Settings, orders: int,
-                  cache: ReferenceCache | None, threads: int | None, progress: Progress | None,
-                  max_tokens: int | None) -> NDArray[np.int64]:
+                  run: Run) -> NDArray[np.int64]:
     """The statistics rows of a corpus by the numpy engine, as an int64 array.
 
     The corpus is counted a chunk of segments at a time, each chunk's token texts dropped once
@@ -141,13 +141,14 @@ def _chunked_rows(predictions: Predictions, references: References, settings: Se
         reference_count = sum(map(len, references))
     ids = len(predictions.ids) + len(references.ids) if isinstance(predictions, TokenIds) and isinstance(
         references, TokenIds) else 0
-    threads = _thread_count(threads, len(predictions) + reference_count, ids, settings)
+    cache, progress = run.cache, run.progress
+    threads = _thread_count(run.threads, len(predictions) + reference_count, ids, settings)
     bounds = _chunk_bounds(len(predictions), threads, _chunk_segments(len(predictions), ids))
     key = cache_key(references, reference_count, settings, orders, len(bounds)) if cache is not None else None
     cached = cache.get(key) if cache is not None and key is not None else None
     prepared: list[Prepared | None] = list(cached) if cached else [None] * len(bounds)
     rows: list[NDArray[np.int64]] = [np.zeros((0, 2 + 2 * orders), dtype=np.int64)] * len(bounds)
-    budget = _Budget(max_tokens)
+    budget = _Budget(run.max_tokens)
 
     def count(numbers: Sequence[int], stop: threading.Event) -> None:
         for number in numbers:

@@ -1,5 +1,5 @@
 """The torch path: token-id tensors checked on their device (``checks``), each prediction's row
-counted there (``corpus``), Self-BLEU's and a matrix's matches too (``across_texts``), and MBR's
+counted there (``rows``), Self-BLEU's and a matrix's matches too (``across_texts``), and MBR's
 pairs of each source (``by_source``). Only rows
 cross to the host (``transfer``), where the one arithmetic scores them as it scores every other
 row, so the scores are bit for bit those of the same ids as arrays (a device's ``log`` and ``exp``
@@ -14,29 +14,23 @@ import torch
 from numpy.typing import NDArray
 
 from ..counting import PairReducer, Scorer, utilities_by_block
-from ..inputs import Checked, Corpus, Groups, Texts
+from ..inputs import Corpus, Groups, Texts
 from ..options import Settings, counted_orders, counted_with
 from ..sufficient_statistics import Statistics, other_lengths
 from .across_texts import matrix_matches, self_matches
 from .by_source import TENSOR_BLOCK_PAIRS, checked_group_tensor, tensor_pair_rows
-from .checks import TensorIds, TensorReferences, check_tensor_ids, check_tensor_texts
-from .corpus import sentence_rows
-from .transfer import distinct_columns, host_columns, host_ids, host_references, joined_texts, on_device_of
+from .checks import TensorIds, check_tensor_texts, checked_tensors
+from .rows import statistics_on_device
+from .transfer import distinct_columns, joined_texts, on_device_of, on_host
 
 
-def checked_corpus(predictions: Any, references: Any, ignore_ids: object = None) -> Corpus:
-    """A corpus whose predictions are tensors, checked on their device (see ``checks``)."""
-    predicted, referenced = check_tensor_ids(predictions, references, ignore_ids)
-    return Corpus(predicted, referenced, "tensor")
-
-
-def checked_texts(texts: Any, name: str, ignore_ids: object = None) -> Texts:
+def checked_texts(texts: Any, name: str, ignore_ids: NDArray[np.int64] | None) -> Texts:
     """Texts given as tensors, checked on their device."""
     checked = check_tensor_texts(texts, name, ignore_ids)
     return Texts(checked, "tensor", int(checked.lengths.shape[0]))
 
 
-def checked_groups(value: Any, name: str, ignore_ids: object = None) -> tuple[Texts, NDArray[np.int64]]:
+def checked_groups(value: Any, name: str, ignore_ids: NDArray[np.int64] | None) -> tuple[Texts, NDArray[np.int64]]:
     """Texts in groups as a (sources, texts per source, length) tensor, checked on its device: the
     rows, and each source's number of texts."""
     texts, each = checked_group_tensor(value, name, ignore_ids)
@@ -45,40 +39,17 @@ def checked_groups(value: Any, name: str, ignore_ids: object = None) -> tuple[Te
 
 
 def _ids_of(checked: Corpus | Texts) -> torch.Tensor:
-    """The ids of checked tensors' predictions (or texts), which lie where all of them lie."""
-    texts: TensorIds = checked.predictions if isinstance(checked, Corpus) else checked.values
-    return texts.ids
+    """The ids of tensors' predictions (or texts), which lie where all of them lie: a checked
+    corpus's rows, or the first tensor of one as the boundary told it apart."""
+    texts = checked.predictions if isinstance(checked, Corpus) else checked.values
+    if isinstance(texts, TensorIds):
+        return texts.ids
+    return texts if torch.is_tensor(texts) else texts[0]
 
 
 def in_cpu_memory(checked: Corpus | Texts) -> bool:
     """Whether checked tensors lie in the CPU's memory."""
     return bool(_ids_of(checked).device.type == "cpu")
-
-
-def on_host(checked: Checked) -> Checked:
-    """Checked tensors as the same ids on the host (``kind`` "ids"), for the host's counting."""
-    if isinstance(checked, Corpus):
-        return Corpus(host_ids(checked.predictions), host_references(checked.references), "ids")
-    return Texts(host_ids(checked.values), "ids", checked.size)
-
-
-def corpus_statistics(corpus: Corpus, settings: Settings, threads: int | None = None, max_tokens: int | None = None,
-                      cache: object = None, progress: Any = None) -> Statistics:
-    """The statistics of a corpus of tensors, counted on their device (``threads`` and ``cache``
-    do not apply there)."""
-    predictions: TensorIds = corpus.predictions
-    references: TensorReferences = corpus.references
-    if max_tokens is not None:
-        tokens = int(predictions.lengths.sum()) + int(references.lengths.sum())
-        if tokens > max_tokens:
-            raise ValueError(f"the corpus holds {tokens:,} tokens, more than max_tokens={max_tokens:,}")
-    counted = counted_with(settings)
-    lengths, reference, matches, present = host_columns(
-        sentence_rows(predictions, references, counted.orders, settings.statistics.ref_length))
-    statistics = Statistics.of_lengths(lengths, reference, matches, present.tolist(), counted)
-    if progress:
-        progress(len(statistics))
-    return statistics
 
 
 def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:
@@ -128,5 +99,17 @@ def returned(scores: NDArray[np.float64], checked: Corpus | Texts) -> torch.Tens
     return on_device_of(scores, _ids_of(checked))
 
 
-__all__ = ["TensorIds", "TensorReferences", "checked_corpus", "checked_groups", "checked_texts", "corpus_statistics",
-           "in_cpu_memory", "matrix", "on_host", "pairwise_utilities", "returned", "self_rows"]
+__all__ = [
+    "TensorIds",
+    "TensorReferences",
+    "checked_groups",
+    "checked_tensors",
+    "checked_texts",
+    "in_cpu_memory",
+    "matrix",
+    "on_host",
+    "pairwise_utilities",
+    "returned",
+    "self_rows",
+    "statistics_on_device",
+]

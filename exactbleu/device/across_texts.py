@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import torch
 
 from .checks import TensorIds
-from .corpus import dense_ranks, run_starts
+from .rows import dense_ranks, run_starts
 
 # The references' counts one gather reads at once, and a block of entries of the matrix: about
 # 256 MB each.

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from numpy.typing import NDArray
 
 from ..counting import PairRows
 from ..sufficient_statistics import CountedWith, Statistics
@@ -20,7 +21,7 @@ from .transfer import distinct_columns, joined_texts
 TENSOR_BLOCK_PAIRS = 1 << 21
 
 
-def checked_group_tensor(value: Any, name: str, ignore_ids: object) -> tuple[TensorIds, int]:
+def checked_group_tensor(value: Any, name: str, ignore_ids: NDArray[np.int64] | None) -> tuple[TensorIds, int]:
     """A (sources, texts, length) tensor of token ids, checked as its rows: the rows, and how many
     texts each source has."""
     if value.dim() != 3 or not value.shape[0] or not value.shape[1]:

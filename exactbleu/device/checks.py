@@ -13,10 +13,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import torch
+from numpy.typing import NDArray
 
-from ..inputs import starts_of
-from ..inputs.ids import TokenIds, check_token_id_references, ignored_ids
-from ..inputs.tensors import is_tensor
+from ..inputs import Corpus, TokenIds, starts_of
 
 
 class TensorIds(NamedTuple):
@@ -110,7 +109,7 @@ def _padded(value: torch.Tensor, name: str, ignore: torch.Tensor | None, dims: t
 def _stacked(rows: Sequence[Any], name: str, device: Any) -> tuple[torch.Tensor, torch.Tensor]:
     """A list of 1-D tensors as one padded (rows, width) tensor on the device, and their lengths."""
     for index, row in enumerate(rows):
-        if not is_tensor(row):
+        if not torch.is_tensor(row):
             raise TypeError(f"{name}[{index}] must be a 1-D tensor of token ids, as {name}[0] is, got "
                             f"{type(row).__name__}")
         _integer_tensor(row, f"{name}[{index}]")
@@ -123,7 +122,7 @@ def _stacked(rows: Sequence[Any], name: str, device: Any) -> tuple[torch.Tensor,
 
 def _texts(value: Any, name: str, ignore: torch.Tensor | None, device: Any) -> TensorIds:
     """Texts as a 2-D tensor or a list of 1-D tensors, with the ignored ids dropped."""
-    if is_tensor(value):
+    if torch.is_tensor(value):
         return TensorIds(*_kept(_padded(value, name, ignore, (2,)).to(device), ignore))
     rows, lengths = _stacked(list(value), name, device)
     return TensorIds(*_kept(rows, ignore, lengths))
@@ -131,32 +130,26 @@ def _texts(value: Any, name: str, ignore: torch.Tensor | None, device: Any) -> T
 
 def _references(value: Any, predictions: int, ignore: torch.Tensor | None, device: Any) -> TensorReferences:
     """References in any of the forms the module names, on the device, with the ignored ids dropped."""
-    if is_tensor(value):
+    if torch.is_tensor(value):
         value = _padded(value, "references", ignore, (2, 3)).to(device)
         value = value[:, None, :] if value.dim() == 2 else value
         if value.shape[1] == 0:
             raise ValueError("references[0] is empty: every prediction needs at least one reference")
         ids, lengths = _kept(value, ignore)
         referenced = TensorReferences(ids, lengths, torch.ones(lengths.shape, dtype=torch.bool, device=device))
-    elif isinstance(value, Sequence) and len(value) and (is_tensor(value[0]) or _holds_tensors(value[0])):
+    elif isinstance(value, TokenIds):  # lists of ints or arrays, checked at the boundary as the host checks them
+        referenced = grouped_on(value, device)
+    else:
         referenced = _reference_tensors(value, ignore, device)
-    else:  # lists of ints or arrays: checked as the numpy path checks them
-        ignore_list = None if ignore is None else ignore.tolist()
-        referenced = grouped_on(check_token_id_references(
-            value, predictions, None if ignore_list is None else ignored_ids(ignore_list)), device)
     if referenced.ids.shape[0] != predictions:
         raise ValueError(f"predictions and references must have the same length, got {predictions} predictions "
                          f"and {referenced.ids.shape[0]} references")
     return referenced
 
 
-def _holds_tensors(value: Any) -> bool:
-    return isinstance(value, Sequence) and bool(len(value)) and is_tensor(value[0])
-
-
 def _reference_tensors(value: Sequence[Any], ignore: torch.Tensor | None, device: Any) -> TensorReferences:
     """References as a list of 1-D tensors (one each), of lists of them, or of 2-D tensors."""
-    groups = [[one] if is_tensor(one) and one.dim() == 1 else list(one) for one in value]
+    groups = [[one] if torch.is_tensor(one) and one.dim() == 1 else list(one) for one in value]
     for index, group in enumerate(groups):
         if not group:
             raise ValueError(f"references[{index}] is empty: every prediction needs at least one reference")
@@ -193,16 +186,25 @@ def grouped_on(referenced: TokenIds, device: Any) -> TensorReferences:
     return _grouped(rows, torch.as_tensor(lengths, device=device), referenced.groups, device)
 
 
-def _ignore_on(ignore_ids: object, device: Any) -> torch.Tensor | None:
-    if ignore_ids is None:
-        return None
-    return torch.as_tensor(ignored_ids(ignore_ids), dtype=torch.int64, device=device)
+def _ignore_on(ignore: NDArray[np.int64] | None, device: Any) -> torch.Tensor | None:
+    """The ids to drop, checked at the boundary (``inputs.ids.ignored_ids``), on the device."""
+    return None if ignore is None else torch.as_tensor(ignore, dtype=torch.int64, device=device)
+
+
+def checked_tensors(corpus: Corpus) -> Corpus:
+    """A corpus of tensors, as the boundary told them apart (``inputs.corpus_of``), checked on
+    their device: their padded rows, the ignored ids dropped. One checked already stays as it is."""
+    if isinstance(corpus.predictions, TensorIds):
+        return corpus
+    predicted, referenced = check_tensor_ids(corpus.predictions, corpus.references, corpus.ignore_ids)
+    return Corpus(predicted, referenced, "tensor")
 
 
 def check_tensor_ids(predictions: Any, references: Any,
-                     ignore_ids: object = None) -> tuple[TensorIds, TensorReferences]:
-    """Check a corpus whose predictions are tensors (see the module), on their device."""
-    device = predictions.device if is_tensor(predictions) else predictions[0].device
+                     ignore_ids: NDArray[np.int64] | None = None) -> tuple[TensorIds, TensorReferences]:
+    """Check a corpus whose predictions are tensors (see the module), on their device; the ids to
+    drop checked already."""
+    device = predictions.device if torch.is_tensor(predictions) else predictions[0].device
     ignore = _ignore_on(ignore_ids, device)
     predicted = _texts(predictions, "predictions", ignore, device)
     if predicted.lengths.shape[0] == 0:
@@ -213,9 +215,10 @@ def check_tensor_ids(predictions: Any, references: Any,
     return predicted._replace(largest=largest), referenced._replace(largest=largest)
 
 
-def check_tensor_texts(texts: Any, name: str, ignore_ids: object = None) -> TensorIds:
-    """Check texts given as tensors, as Self-BLEU and BLEU matrices take them."""
-    device = texts.device if is_tensor(texts) else texts[0].device
+def check_tensor_texts(texts: Any, name: str, ignore_ids: NDArray[np.int64] | None = None) -> TensorIds:
+    """Check texts given as tensors, as Self-BLEU and BLEU matrices take them; the ids to drop
+    checked already."""
+    device = texts.device if torch.is_tensor(texts) else texts[0].device
     checked = _texts(texts, name, _ignore_on(ignore_ids, device), device)
     return checked._replace(largest=_check_range(((checked.ids, checked.lengths, name),)))
 

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from numpy.typing import NDArray
 
-from ..inputs import TokenIds
+from ..inputs import Checked, Corpus, Texts, TokenIds
 from .checks import TensorIds, TensorReferences
 
 
@@ -25,6 +25,13 @@ def host_references(references: TensorReferences) -> TokenIds:
     present = references.present
     texts = host_ids(TensorIds(references.ids[present], references.lengths[present]))
     return TokenIds(texts.ids, texts.lengths, present.sum(dim=1).cpu().numpy().astype(np.int64))
+
+
+def on_host(checked: Checked) -> Checked:
+    """Checked tensors as the same ids on the host (``kind`` "ids"), for the host's counting."""
+    if isinstance(checked, Corpus):
+        return Corpus(host_ids(checked.predictions), host_references(checked.references), "ids")
+    return Texts(host_ids(checked.values), "ids", checked.size)
 
 
 def on_device_of(scores: NDArray[np.float64], like: torch.Tensor) -> torch.Tensor:

@@ -1,61 +1,57 @@
 """The boundary, where every corpus is checked once and its kind told: text (``text``), token ids
-(``ids``), or token-id tensors on any device (``tensors``), which ``device`` checks. Everything
-past it trusts its inputs, and chooses by ``kind`` alone.
+(``ids``), or token-id tensors on any device (``tensors``), told apart without torch and checked on
+their device by the device's counter. A checked corpus knows how it is counted: its kind, and the
+references its rule keeps. Everything past it trusts its inputs, and chooses by ``kind`` alone.
 """
 
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any
 
-import numpy as np
-
+from .corpus import Checked, Corpus, Kind, Texts, with_references_kept
 from .groups import Groups, group_sizes, located, starts_of
-from .ids import TokenIds, check_token_id_texts, check_token_ids, ignored_ids, is_token_ids
-from .tensors import holds_tensors
+from .ids import (
+    TokenIds,
+    check_token_id_references,
+    check_token_id_texts,
+    check_token_ids,
+    ignored_ids,
+    is_token_ids,
+)
+from .tensors import holds_tensor_references, holds_tensors, texts_in
 from .text import check_inputs, check_texts, reference_lists
-
-Kind = Literal["text", "ids", "tensor"]
-
-
-class Corpus(NamedTuple):
-    """A corpus, checked: its predictions, and each prediction's references (a list of strings
-    each, or token ids grouped by prediction); ``kind`` says which ("text", "ids" or "tensor"),
-    and ``single_references`` whether each prediction's references were given as one string."""
-
-    predictions: Any  # list[str], TokenIds, or the device's tensors, as kind says
-    references: Any
-    kind: Kind
-    single_references: bool = False
-
-
-class Texts(NamedTuple):
-    """Texts, checked, as Self-BLEU and BLEU matrices take them: ``values`` (a list of strings,
-    ``TokenIds``, or the device's tensors), their ``kind`` and how many there are."""
-
-    values: Any
-    kind: Kind
-    size: int
-
-
-Checked = TypeVar("Checked", Corpus, Texts)  # a checked input, either way
 
 
 def kind_of(predictions: object) -> Kind:
     """The kind of a corpus or of texts, told from the predictions (or texts) alone, as every
     function tells them apart: "text", "ids" (lists of ints, arrays) or "tensor" (torch's)."""
-    if holds_tensors(predictions):
-        return "tensor"
-    return "ids" if is_token_ids(predictions) else "text"
+    if not is_token_ids(predictions):
+        return "text"
+    return "tensor" if holds_tensors(predictions) else "ids"  # a tensor is token ids too
 
 
-def checked_host_corpus(predictions: object, references: object, ignore_ids: object | None = None) -> Corpus:
-    """Check text (a list of references per prediction, or one reference string each) or token
-    ids (lists of ints or arrays) with ``ignore_ids`` dropped. Raises a ValueError or TypeError
-    that names the argument."""
-    if kind_of(predictions) == "ids":
-        ids = check_token_ids(predictions, references, ignore_ids)
-        return Corpus(ids[0], ids[1], "ids")
-    _no_ignore_ids(ignore_ids, "predictions")
-    checked, referenced, single = check_inputs(predictions, references)
-    return Corpus(checked, reference_lists(referenced), "text", single)
+def corpus_of(predictions: object, references: object, ignore_ids: object | None = None, keep: str = "all") -> Corpus:
+    """The corpus, checked once, its kind told once, keeping the references that ``keep`` (the
+    option ``keep_references``) keeps: text (a list of references per prediction, or one reference
+    string each) and token ids (lists of ints or arrays, ``ignore_ids`` dropped) are checked here;
+    tensors are told apart here and checked on their device when counted (their references, where
+    they are not tensors, here). A ``Corpus`` given before (``references`` None) is not checked
+    again. Raises a ValueError or TypeError that names the argument."""
+    if isinstance(predictions, Corpus):
+        if references is not None or ignore_ids is not None:
+            raise ValueError("a Corpus holds its references, checked already: pass references=None and no ignore_ids")
+        corpus = predictions
+    elif (kind := kind_of(predictions)) == "tensor":  # the ids to drop checked here; the tensors on their device
+        ignore = None if ignore_ids is None else ignored_ids(ignore_ids)
+        count = texts_in(predictions)
+        if count is not None and not holds_tensor_references(references):  # lists of ints or arrays
+            references = check_token_id_references(references, count, ignore)
+        corpus = Corpus(predictions, references, "tensor", ignore_ids=ignore)
+    elif kind == "ids":
+        corpus = Corpus(*check_token_ids(predictions, references, ignore_ids), "ids")
+    else:
+        _no_ignore_ids(ignore_ids, "predictions")
+        checked, referenced, single = check_inputs(predictions, references)
+        corpus = Corpus(checked, reference_lists(referenced), "text", single)
+    return with_references_kept(corpus, keep)
 
 
 def checked_host_texts(texts: object, name: str, ignore_ids: object | None = None) -> Texts:
@@ -80,33 +76,23 @@ def checked_host_groups(value: object, name: str, ignore_ids: object | None = No
                       texts) from None
 
 
-def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
-    """The corpus with each prediction's references cut as ``rule`` says: "all" of them, the
-    "first", or as many as the prediction with the "fewest" has (the option ``keep_references``);
-    of text or token ids (a tensor's references are refused where ``rule`` is not "all")."""
-    if rule == "all":
-        return corpus
-    if corpus.kind == "tensor":
-        raise ValueError(f"keep_references={rule!r} applies to text and to token ids as lists or arrays; for "
-                         f"tensors, pass each prediction's references cut already, or keep_references='all'")
-    if corpus.kind == "text":
-        keep = 1 if rule == "first" else min(len(group) for group in corpus.references)
-        return corpus._replace(references=[group[:keep] for group in corpus.references])
-    references: TokenIds = corpus.references
-    assert references.groups is not None
-    keep = 1 if rule == "first" else int(references.groups.min())
-    groups = np.minimum(references.groups, keep)
-    # Each reference's place in its prediction's group: the first ``keep`` of each group stay.
-    starts = np.repeat(starts_of(references.groups), references.groups)
-    kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
-    ids = references.ids[np.repeat(kept, references.lengths)]
-    return corpus._replace(references=TokenIds(ids, references.lengths[kept], groups))
-
-
 def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
     if ignore_ids is not None:
         raise ValueError(f"ignore_ids applies to token ids, but the {name} are text")
 
 
-__all__ = ["Checked", "Corpus", "Groups", "Kind", "Texts", "TokenIds", "checked_host_corpus", "checked_host_groups",
-           "checked_host_texts", "kind_of", "starts_of", "with_references_kept"]
+__all__ = [
+    "Checked",
+    "Corpus",
+    "Groups",
+    "Kind",
+    "Texts",
+    "TokenIds",
+    "checked_host_groups",
+    "checked_host_texts",
+    "corpus_of",
+    "ignored_ids",
+    "kind_of",
+    "starts_of",
+    "with_references_kept",
+]

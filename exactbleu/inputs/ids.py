@@ -9,6 +9,7 @@ Predictions are a 2-D padded integer array or a sequence of segments (lists or t
 before anything else is checked, such as padding (-100 included) and end-of-sequence ids.
 """
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -23,14 +24,14 @@ Ints = NDArray[np.int64]
 Namer = Callable[[int], str]
 
 
+@dataclasses.dataclass(slots=True, eq=False)
 class TokenIds:
     """Segments of token ids: ``ids`` end to end (int64), ``lengths`` one per segment, and for
     references ``groups``, how many segments each prediction has."""
 
-    __slots__ = ("groups", "ids", "lengths")
-
-    def __init__(self, ids: np.ndarray, lengths: np.ndarray, groups: np.ndarray | None = None):
-        self.ids, self.lengths, self.groups = ids, lengths, groups
+    ids: np.ndarray
+    lengths: np.ndarray
+    groups: np.ndarray | None = None
 
     @property
     def offsets(self) -> np.ndarray:

@@ -100,7 +100,6 @@ def check_segment(prediction: object, references: object) -> tuple[str, list[str
     string), with messages that name ``prediction`` and ``references[j]``."""
     if not isinstance(prediction, str):
         raise _not_a_string("prediction", prediction)
-    _check_unicode(lambda: [prediction], lambda index: "prediction")
     if isinstance(references, str):
         references = [references]
     else:
@@ -110,8 +109,9 @@ def check_segment(prediction: object, references: object) -> tuple[str, list[str
         for position, reference in enumerate(references):
             if not isinstance(reference, str):
                 raise _not_a_string(f"references[{position}]", reference)
-    _check_unicode(lambda: references, "references[{}]".format)
-    return prediction, list(references)
+    texts = [prediction, *references]
+    _check_unicode(lambda: texts, lambda index: f"references[{index - 1}]" if index else "prediction")
+    return prediction, texts[1:]
 
 
 def _not_a_string(name: str, value: object) -> TypeError:

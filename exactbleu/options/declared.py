@@ -9,7 +9,7 @@ statistics depend on, with the order), ``statistics``, ``scoring`` and ``output`
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..limits import MAX_ORDER, MAX_SAMPLES
 from ..registry import Option, Registry, markdown_table
@@ -92,6 +92,12 @@ class ScoringSettings:
         {"action": "store_const", "const": True}, shown_default="by level")
     sentence_effective_order: bool = False
 
+    @property
+    def weight_set(self) -> tuple[float, ...] | None:
+        """The one weight set an arithmetic scores, or None (uniform): several sets are scored each
+        in settings of their own (``scoring.result_of_sums`` splits them)."""
+        return cast("tuple[float, ...] | None", self.weights)
+
 
 @dataclasses.dataclass(frozen=True)
 class OutputSettings:
@@ -104,6 +110,11 @@ class OutputSettings:
                               f"{MAX_SAMPLES:,} (`MAX_SAMPLES`)", ("--n-bootstrap",), {"type": int, "metavar": "N"})
     bootstrap_seed: int | None = option(12345, "the seed of `n_bootstrap`'s resampling, and of the paired tests "
                                            "(None: an unseeded draw)", ("--bootstrap-seed",), {"type": int})
+
+    @property
+    def adds_keys(self) -> bool:
+        """Whether the result holds keys beyond HF's six (``sentence_bleu``, ``bleu_ci``, ``signature``)."""
+        return self.sentence_level or bool(self.n_bootstrap) or self.signature
 
 
 @dataclasses.dataclass(frozen=True)

@@ -43,8 +43,7 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
     """Check the options once, at the boundary, over the preset's and the defaults.
 
     Args:
-        preset: a name in PRESETS (evaluate's config name), or ``Settings`` already resolved (then
-            with no options).
+        preset: a name in PRESETS (evaluate's config name), or ``Settings`` resolved (no options then).
         defaults: options that override the preset's and are overridden by ``options``: those
             given to ``evaluate.load``.
         **options: any of OPTIONS; None means the default (for ``bootstrap_seed``, an unseeded draw).
@@ -61,8 +60,8 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
                              f"instead")
         return preset
     key = _resolved_key(preset, defaults or {}, options)
-    if key is not None and key in _RESOLVED:
-        return _RESOLVED[key]  # the same call, checked before
+    if key is not None and (resolved := _RESOLVED.get(key)) is not None:
+        return resolved  # the same call, checked before
     declared = PRESETS.choice(preset)
     given_defaults, given_options = _given(defaults or {}), _given(options)
     merged = _overlay(_overlay(dict(declared.options), given_defaults), given_options)
@@ -113,6 +112,8 @@ def _resolved_key(preset: object, defaults: Mapping[str, object],
     name registered since is resolved anew."""
     if not isinstance(preset, str):
         return None
+    if not (defaults or options):  # a preset alone, the most common call, keyed at no cost
+        return (registry_changes(), preset)
     parts: list[object] = [registry_changes(), preset]
     for given in (defaults, options):
         if any(type(value) not in _PLAIN for value in given.values()):

@@ -4,8 +4,9 @@ by the one arithmetic, with numpy over the rows rather than a loop of ``sentence
 from collections.abc import Sequence
 from typing import Any
 
-from ..counting import ReferenceCache
-from ..dispatch import corpus_of, corpus_statistics, returned, settings_for
+from ..counting import ReferenceCache, Run
+from ..dispatch import corpus_statistics, returned, settings_for
+from ..inputs import corpus_of
 from ..options import PresetChoice, check_no_output_options, check_whole_corpus, resolve_settings
 from ..scoring import scores_of_rows
 
@@ -27,6 +28,8 @@ def sentence_scores(predictions: Any, references: Sequence[Any] | None, preset: 
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "sentence_scores")
     check_whole_corpus(settings, "sentence_scores")
-    corpus = corpus_of(predictions, references, ignore_ids)
+    run = Run(threads, max_tokens, cache).checked()
+    corpus = corpus_of(predictions, references, ignore_ids, settings.statistics.keep_references)
     settings = settings_for(corpus.kind, settings)
-    return returned(scores_of_rows(corpus_statistics(corpus, settings, threads, max_tokens, cache), settings), corpus)
+    counted = corpus_statistics(corpus, settings, run)
+    return returned(scores_of_rows(counted, settings), corpus)

@@ -8,14 +8,13 @@ paper has it). ``weights`` and ``effective_order`` are NLTK's and sacrebleu's, o
 """
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
 from ..options import Settings
 from ..options.smoothing import HF
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
-from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
 NAME = HF
 METHODS: frozenset[str] = frozenset()  # HF's arithmetic has no smoothing method, only `smooth`
@@ -32,25 +31,25 @@ def _effective_order(totals: list[int], settings: Settings) -> int:
 def score(sums: Sums, settings: Settings) -> Scored:
     """The score of summed statistics."""
     translation_length, ref_length = int(sums.prediction_length), int(sums.reference_length)
-    matches, totals = [int(value) for value in sums.matches], [int(value) for value in sums.totals]
+    matches, totals = list(map(int, sums.matches)), list(map(int, sums.totals))
     if settings.scoring.smooth:
         precisions = [(m + 1.0) / (t + 1.0) for m, t in zip(matches, totals)]
     else:
         precisions = [float(m) / t if t > 0 else 0.0 for m, t in zip(matches, totals)]
 
     order = _effective_order(totals, settings)
-    given = weights_of(settings)
+    given = settings.scoring.weight_set
+    # A precision of 0 makes the mean 0; the weighted logarithms are added in order, as the
+    # definition's sum adds them. With effective order and no n-gram at all, no order is averaged.
     if given is None:
-        # With effective order and no n-gram at all, no order is averaged: the mean is 0 below.
-        weights: Sequence[float] = [1.0 / order] * order if order else []
-    else:
-        weights = given
-    # An order of weight 0 does not enter the mean (p ** 0 is 1), as in NLTK.
-    used = [(w, p) for w, p in zip(weights, precisions[:order]) if w > 0]
-    if used and min(p for _, p in used) > 0:
-        geometric_mean = math.exp(sum(w * math.log(p) for w, p in used))
-    else:
-        geometric_mean = 0.0
+        weight = 1.0 / order if order else 0.0
+        logs = [weight * math.log(p) for p in precisions[:order] if p > 0]
+        averaged = order
+    else:  # an order of weight 0 does not enter the mean (p ** 0 is 1), as in NLTK
+        used = [(w, p) for w, p in zip(given, precisions[:order]) if w > 0]
+        logs = [w * math.log(p) for w, p in used if p > 0]
+        averaged = len(used)
+    geometric_mean = math.exp(sum(logs)) if averaged and len(logs) == averaged else 0.0
 
     if translation_length == 0 or (ref_length == 0 and settings.statistics.ref_length == "shortest"):
         # HF's guard: nothing to divide by, so no ratio and no penalty, where HF itself would divide
@@ -81,7 +80,7 @@ def score_rows(statistics: Statistics | ExpectedRows, settings: Settings) -> Sco
     else:
         order = np.full(len(statistics), max_order)
     orders = np.arange(max_order)
-    given = weights_of(settings)
+    given = settings.scoring.weight_set
     if given is None:
         weights = np.divide(1.0, order, out=np.zeros(len(order)), where=order > 0)[:, None] * np.ones(max_order)
         used = orders < order[:, None]

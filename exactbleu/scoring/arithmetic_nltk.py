@@ -18,7 +18,7 @@ import numpy as np
 from ..options import Settings
 from ..options.smoothing import NLTK, SMOOTHING, methods_of
 from ..sufficient_statistics import Statistics, Sums
-from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
 NAME = NLTK
 METHODS = frozenset(methods_of(NLTK))  # each one's formula is in score and score_rows
@@ -81,7 +81,7 @@ def score(sums: Sums, settings: Settings) -> Scored:
         precisions_in_mean = [p if p > 0 else sys.float_info.min for p in precisions]
     else:
         precisions_in_mean = precisions
-    weights = weights_of(settings) or (1 / order,) * order
+    weights = settings.scoring.weight_set or (1 / order,) * order
     bleu = brevity_penalty * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions_in_mean) if p > 0))
     return Scored(bleu, bleu, [float(p) for p in precisions], brevity_penalty, ratio, 1)
 
@@ -148,7 +148,7 @@ def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     operation reproduces: their rows are scored one by one."""
     method, order = settings.scoring.smooth_method, settings.statistics.max_order
     if method in _RATIONAL:
-        each = weights_of(settings) or (1 / order,) * order
+        each = settings.scoring.weight_set or (1 / order,) * order
         scored = [_exact_row(row, method, order, each) or score(row, settings) for row in statistics.segments()]
         return ScoredRows(bleu=np.array([one.bleu for one in scored], dtype=np.float64),
                           value=np.array([one.value for one in scored], dtype=np.float64),
@@ -185,7 +185,7 @@ def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
             precisions[missed, n] = 1 / (2**halvings[missed] * _NLTK_K / log_length[missed]) / denominators[missed, n]
             halvings[missed] += 1
     in_mean = np.where(precisions > 0, precisions, sys.float_info.min) if method == "method0" else precisions
-    weights = weight_array(weights_of(settings) or (1 / order,) * order, order)
+    weights = weight_array(settings.scoring.weight_set or (1 / order,) * order, order)
     terms = weights * logarithms(in_mean, in_mean > 0)  # a term of 0.0 leaves an exact sum as it is
     bleu = np.zeros(rows)
     sums = np.fromiter(map(math.fsum, terms[scored].tolist()), np.float64, int(scored.sum()))

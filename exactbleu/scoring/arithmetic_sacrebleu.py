@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ..options import Settings
 from ..options.smoothing import SACREBLEU, methods_of
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
-from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array, weights_of
+from .common import Scored, ScoredRows, brevity_ratio, exponentials, logarithms, weight_array
 
 NAME = SACREBLEU
 METHODS = frozenset(methods_of(SACREBLEU))  # each one's formula is in sacrebleu_percent and score_rows
@@ -30,7 +30,7 @@ def score(sums: Sums, settings: Settings) -> Scored:
     # arithmetic sacrebleu_percent then follows.
     value, percents, brevity_penalty, ratio = sacrebleu_percent(int(sums.prediction_length), int(sums.reference_length),
                                                                 sums.matches, sums.totals, settings)
-    weights = weights_of(settings)
+    weights = settings.scoring.weight_set
     if weights is not None:  # NLTK's weights on sacrebleu's precisions: not on percentages
         used = [(w, p / 100) for w, p in zip(weights, percents) if w > 0]
         bleu = (0.0 if min(p for _, p in used) == 0
@@ -59,7 +59,7 @@ def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequenc
     percents = [0.0] * max_order
     if not any(matches):  # sacrebleu's early exit: no smoothing method credits a corpus with no match
         return 0.0, percents, brevity_penalty, ratio
-    order = max_order
+    order, effective = max_order, settings.scoring.effective_order
     halvings = 1.0
     for n in range(1, max_order + 1):
         correct, total = matches[n - 1], totals[n - 1]
@@ -67,7 +67,7 @@ def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequenc
             correct, total = correct + value, total + value
         if total == 0:
             break
-        if settings.scoring.effective_order:
+        if effective:
             order = n
         if correct == 0:
             if method == "exp":
@@ -83,7 +83,7 @@ def sacrebleu_percent(translation_length: int, ref_length: int, matches: Sequenc
         # sacrebleu takes log(0) as -9999999999, which makes its score exactly 0.0.
         score = 0.0
     else:
-        score = brevity_penalty * math.exp(sum([math.log(p) for p in used]) / order)
+        score = brevity_penalty * math.exp(sum(map(math.log, used)) / order)
     return score, percents, brevity_penalty, ratio
 
 
@@ -132,7 +132,7 @@ def score_rows(statistics: Statistics | ExpectedRows, settings: Settings) -> Sco
     score = np.zeros(rows)
     score[scored] = brevity_penalty[scored] * exponentials(summed[scored] / order[scored])
 
-    if (given := weights_of(settings)) is not None:
+    if (given := settings.scoring.weight_set) is not None:
         weights = weight_array(given, max_order)
         precisions = percents / 100
         weighted = weights > 0

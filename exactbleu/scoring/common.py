@@ -9,12 +9,10 @@ the same order, and takes its logarithms and exponentials from the C library's `
 
 import math
 from collections.abc import Sequence
-from typing import Any, NamedTuple, cast, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import NDArray
-
-from ..options import Settings
 
 
 class Scored(NamedTuple):
@@ -101,9 +99,3 @@ def weight_array(weights: Sequence[float], orders: int) -> NDArray[np.float64]:
     """One weight set as an array over ``orders`` orders: a shorter set (one of several, as NLTK
     takes them) weighs the orders past its end 0, as zipping it with the precisions drops them."""
     return np.array(list(weights) + [0.0] * (orders - len(weights)), dtype=np.float64)
-
-
-def weights_of(settings: Settings) -> tuple[float, ...] | None:
-    """The settings' weight set, or None. An arithmetic scores one weight set at a time: several
-    sets are scored each in settings of their own (``scoring.result_of_sums`` splits them)."""
-    return cast("tuple[float, ...] | None", settings.scoring.weights)

@@ -14,11 +14,13 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from .sums import Sums
+
 
 def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
     """The reference length for the brevity penalty: the shortest (HF), or the closest to the
     prediction's, a tie going to the shorter (Papineni et al., sacrebleu, NLTK)."""
-    if ref_length == "shortest":
+    if ref_length == "shortest" or len(lengths) == 1:
         return min(lengths)
     return min(lengths, key=lambda length: (abs(length - prediction_length), length))
 
@@ -48,6 +50,16 @@ def segment_row(prediction: Sequence[Hashable], references: Sequence[Sequence[Ha
             *segment_matches(prediction, references, max_order, totals), *totals]
 
 
+def segment_sums(prediction: Sequence[Hashable], references: Sequence[Sequence[Hashable]], max_order: int,
+                 ref_length: str = "shortest") -> Sums:
+    """One segment's sums from its tokens, by the definition: its row read as the sums of a corpus
+    of one (``Sums.of_row``), made at once, as its sentence score reads them."""
+    length = len(prediction)
+    totals = _totals(length, max_order)
+    return Sums(length, reference_length(length, list(map(len, references)), ref_length),
+                segment_matches(prediction, references, max_order, totals), totals, [total or 1 for total in totals])
+
+
 def _totals(length: int, max_order: int) -> list[int]:
     """How many n-grams of each order a prediction of this length holds."""
     return [length - n if length > n else 0 for n in range(max_order)]
@@ -75,8 +87,11 @@ def segment_matches(prediction: Sequence[Hashable], references: Sequence[Sequenc
     for n in range(1, max_order + 1):
         unmatched = set(zip(*shifted[:n]) if n > 1 else prediction)
         distinct = len(unmatched)
-        unmatched.difference_update(*(zip(*copies[:n]) if n > 1 else copies[0] for copies in reference_shifted))
+        for copies in reference_shifted:
+            unmatched.difference_update(zip(*copies[:n]) if n > 1 else copies[0])
         matches = distinct - len(unmatched)
+        if not matches:
+            break  # no longer n-gram can match either
         if distinct < totals[n - 1]:  # an n-gram occurs more than once: clip it by its count
             grams = list(zip(*shifted[:n])) if n > 1 else prediction
             seen: set[Hashable] = set()
@@ -89,10 +104,8 @@ def segment_matches(prediction: Sequence[Hashable], references: Sequence[Sequenc
             repeated.difference_update(unmatched)
             if repeated:
                 reference_grams = [list(zip(*copies[:n])) if n > 1 else copies[0] for copies in reference_shifted]
-                matches += sum(min(count, most) - 1
-                               for count, most in _repeated_counts(repeated, grams, reference_grams))
-        if not matches:
-            break  # no longer n-gram can match either
+                for count, most in _repeated_counts(repeated, grams, reference_grams):
+                    matches += (count if count < most else most) - 1
         matched[n - 1] = matches
     return matched
 
@@ -104,7 +117,11 @@ def _repeated_counts(repeated: set[Hashable], grams: Sequence[Hashable],
     benchmark row was measured 5-10% slower), but it takes time in proportion to the repeated
     n-grams times the tokens, so a long segment is counted once per side instead."""
     if len(repeated) * (len(grams) + sum(map(len, reference_grams))) <= 10_000:
-        return [(grams.count(gram), max(reference.count(gram) for reference in reference_grams)) for gram in repeated]
+        if len(reference_grams) == 1:
+            reference = reference_grams[0]
+            return [(grams.count(gram), reference.count(gram)) for gram in repeated]
+        return [(grams.count(gram), max([reference.count(gram) for reference in reference_grams]))
+                for gram in repeated]
     predicted, most = Counter(grams), dict.fromkeys(repeated, 0)
     for reference in reference_grams:
         for gram, count in Counter(reference).items():

@@ -5,7 +5,7 @@ the fixed-length sum that processes add up, read back here, checked.
 """
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,20 +13,7 @@ from numpy.typing import NDArray
 from .columns import checked_columns
 from .counted_with import CountedWith, corpus_fingerprint, whole_corpus_error
 from .definition import totals_of
-
-
-class Sums(NamedTuple):
-    """Summed statistics, what a score is a function of. ``denominators`` are NLTK's: the sum over
-    segments of max(1, total) per order (NLTK counts one possible n-gram for a hypothesis shorter
-    than n). Counts are ints; in sacrebleu's resampling, matches and totals are float32 sums, as
-    sacrebleu has them."""
-
-    prediction_length: int
-    reference_length: int
-    matches: Sequence[Any]
-    totals: Sequence[Any]
-    denominators: Sequence[Any]
-
+from .sums import Sums
 
 _VECTOR_HEAD = 5  # segments, references, references squared, settings code times parts, parts
 
@@ -201,7 +188,7 @@ class Statistics:
         """Each segment's own sums, in order (a sentence score is a score of these)."""
         rows = self._rows.tolist() if isinstance(self._rows, np.ndarray) else self._rows
         for row in rows:
-            yield self._sums(row, [total or 1 for total in row[2 + self.orders :]])
+            yield Sums.of_row(row, self.orders)
 
     def _sums(self, columns: Sequence[Any], denominators: Sequence[Any]) -> Sums:
         orders = self.orders

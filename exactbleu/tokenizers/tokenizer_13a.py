@@ -79,34 +79,27 @@ def _split_periods_commas_hyphens(text: str) -> str:
     stays joined to a following digit when the run's length is odd after a digit, or even after
     anything else. A hyphen splits off when a digit precedes it.
     """
-    # A mark followed by a space always splits off (so does the rest of its run). In prose most
-    # marks are, so they stand in as private-use characters while the others are found, then come
-    # back: two passes over the text that pay off when marks are common, and not when they are rare.
-    common = (text.count(".") + text.count(",")) * 1000 > len(text)
-    placeholders = common and "\ue000" not in text and "\ue001" not in text
-    if placeholders:
-        text = text.replace(". ", " \ue000  ").replace(", ", " \ue001  ")
     marks = sorted(_find_all(text, ".") + _find_all(text, ","))
     if marks:
-        pieces, done, first = [], 0, 0
+        pieces, done, first, last = [], 0, 0, len(marks) - 1
         for index, position in enumerate(marks):
-            if index + 1 < len(marks) and marks[index + 1] == position + 1:
+            if index < last and marks[index + 1] == position + 1:
                 continue  # the run goes on
             start, stop = marks[first], position + 1
             first = index + 1
-            run = text[start:stop]
             digit_before, digit_after = text[start - 1] in _ASCII_DIGITS, text[stop] in _ASCII_DIGITS
-            if len(run) == 1:
-                spaced = run if digit_before and digit_after else f" {run} "
+            if start == position:  # a lone mark
+                if digit_before and digit_after:
+                    continue  # it stays inside its number
+                spaced = f" {text[start]} "
             else:
-                spaced = " " + " ".join(run)
-                if not (digit_after and digit_before == (len(run) % 2 == 1)):
+                spaced = " " + " ".join(text[start:stop])
+                if not (digit_after and digit_before == ((stop - start) % 2 == 1)):
                     spaced += " "
-            pieces += [text[done:start], spaced]
+            pieces.append(text[done:start])
+            pieces.append(spaced)
             done = stop
         text = "".join(pieces) + text[done:]
-    if placeholders:
-        text = text.replace("\ue000", ".").replace("\ue001", ",")
     hyphens = [position for position in _find_all(text, "-") if text[position - 1] in _ASCII_DIGITS]
     if hyphens:
         pieces, done = [], 0

@@ -40,10 +40,10 @@ def signature_name(tokenize: Tokenizing) -> str:
 def _normalized(segments: Sequence[str], tokenize: Tokenizing) -> list[str]:
     """Lowercase and right-strip first, where the tokenizing settings say so."""
     if tokenize.lowercase:
-        segments = [segment.lower() for segment in segments]
+        segments = list(map(str.lower, segments))
     if tokenize.rstrip:
-        segments = [segment.rstrip() for segment in segments]
-    return list(segments)
+        segments = list(map(str.rstrip, segments))
+    return segments if isinstance(segments, list) else list(segments)
 
 
 def _segmenter(tokenize: Tokenizing) -> CustomTokenizer:

@@ -25,13 +25,14 @@ def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else
     assert {name for name, option in options.OPTIONS.items() if option.stage == "tokenize"} == \
         {*tokenizing, "lang", "spm_model"}
     keys = []
-    monkeypatch.setattr(counting.ReferenceCache, "get", lambda self, key: keys.append(key))
+    monkeypatch.setattr(cache.ReferenceCache, "get", lambda self, key: keys.append(key))
     monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)  # a few segments skip the cache
 
     def key(**changed):
         keys.clear()
         settings = options.resolve_settings(**changed)
-        counting.count(["a B"], [["a b"]], settings, options.counted_with(settings), counting.ReferenceCache())
+        counting.count(["a B"], [["a b"]], settings, options.counted_with(settings),
+                       counting.Run(cache=cache.ReferenceCache()))
         return keys[0][0]
 
     plain = key()

@@ -133,7 +133,7 @@ def test_chunk_boundaries():
         expected = plain_rows(predictions, references, 4, ref_length)
         settings = options.resolve_settings(ref_length=ref_length)
         for threads in (1, 2, 3):
-            assert (counting.count(predictions, references, settings, options.counted_with(settings), threads=threads).array == expected).all()
+            assert (counting.count(predictions, references, settings, options.counted_with(settings), counting.Run(threads=threads)).array == expected).all()
 
 
 def test_a_counted_corpus_of_ids_is_the_chunked_engines_too():

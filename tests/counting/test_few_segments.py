@@ -18,8 +18,7 @@ def few_rows(predictions, references, max_order, ref_length):
     """The rows that the few-segments path (the definition, with sets) gives a corpus."""
     tokenize = options.resolve_settings().tokenize
     return counting.few_segment_rows(
-        tokenizers.token_text(predictions, tokenize),
-        tokenizers.token_text([reference for segment in references for reference in segment], tokenize),
+        tokenizers.token_text(predictions + [reference for segment in references for reference in segment], tokenize),
         [len(segment) for segment in references], max_order, ref_length)
 
 

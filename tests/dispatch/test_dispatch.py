@@ -8,6 +8,7 @@ import torch
 
 import exactbleu
 from exactbleu import device
+from exactbleu.device import rows as device_rows
 
 PAD = 0
 
@@ -23,7 +24,7 @@ def test_cpu_tensors_go_to_the_numpy_engine(monkeypatch):
         on_device_scores = exactbleu.sentence_scores(*tensors, "sacrebleu", ignore_ids=[PAD])
         on_device_self = exactbleu.self_bleu(texts, ignore_ids=[PAD])
         on_device_matrix = exactbleu.bleu_matrix(texts, texts[:3], "sacrebleu", ignore_ids=[PAD])
-    monkeypatch.setattr(device, "sentence_rows", None)  # the device's counting is not reached
+    monkeypatch.setattr(device_rows, "sentence_rows", None)  # the device's counting is not reached
     monkeypatch.setattr(device, "self_matches", None)
     monkeypatch.setattr(device, "matrix_matches", None)
     with exactbleu.cpu_tensor_kernels("numpy"):
@@ -42,8 +43,8 @@ def test_cpu_tensors_go_to_the_numpy_engine(monkeypatch):
 @pytest.mark.parametrize("kernels", ["numpy", "torch"])
 def test_the_kernels_of_cpu_tensors_are_a_named_setting_that_ends_with_its_block(kernels, monkeypatch):
     counted_on_the_device = []
-    rows = device.sentence_rows
-    monkeypatch.setattr(device, "sentence_rows", lambda *given: counted_on_the_device.append(1) or rows(*given))
+    rows = device_rows.sentence_rows
+    monkeypatch.setattr(device_rows, "sentence_rows", lambda *given: counted_on_the_device.append(1) or rows(*given))
     tensors = torch.tensor([[1, 2, 3]]), torch.tensor([[1, 2, 4]])
     expected = exactbleu.sentence_scores([[1, 2, 3]], [[1, 2, 4]]).tolist()
     with exactbleu.cpu_tensor_kernels(kernels):

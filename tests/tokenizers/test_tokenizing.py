@@ -52,8 +52,8 @@ def test_closed_form_of_the_period_comma_hyphen_rules(text):
 
 
 @pytest.mark.parametrize("line", ["a.\ue000, 5.,3 x\ue001y 1..2", "\ue000. \ue001, a..5", "e.g. 3,5-7"])
-def test_text_holding_the_placeholder_characters(line):
-    """The period/comma pass swaps handled marks for U+E000/U+E001 only when the text has none."""
+def test_private_use_characters_beside_periods_and_commas(line):
+    """Text of any characters beside the marks, the private-use area's too, tokenizes as sacrebleu's 13a."""
     text = tokenizers.token_text([line, "x. y"], DEFAULT.tokenize)
     assert [tokens.split() for tokens in text.split("\n")] == [sacrebleu_13a(line), sacrebleu_13a("x. y")]
 

@@ -16,7 +16,12 @@ from typing import Any
 
 import torch
 
+from ..counting import Run
+from ..inputs import Corpus
+from ..options import Settings, counted_with
+from ..sufficient_statistics import Statistics
 from .checks import TensorIds, TensorReferences
+from .transfer import host_columns
 
 # Positions counted at once, times the orders counted (every order's are worked on together):
 # about 2 GB of work arrays on a GPU, 0.5 GB on a CPU.
@@ -172,3 +177,22 @@ def _clipped_by_segment(sorted_keys: torch.Tensor, owners: torch.Tensor, side_bi
     owned = torch.where(sorted_keys >= 0, owners + lanes, lanes - 1).reshape(-1)
     ends = torch.searchsorted(owned, torch.arange(orders * segments + 1, device=flat.device))
     return (total[ends[1:]] - total[ends[:-1]]).view(orders, segments).T
+
+
+def statistics_on_device(corpus: Corpus, settings: Settings, run: Run) -> Statistics:
+    """The statistics of a corpus of tensors checked on their device (``checks.checked_tensors``),
+    counted there: only each prediction's row crosses to the host. The run's ``max_tokens`` bounds
+    the corpus's tokens; its ``threads`` and ``cache`` are the host's engine's."""
+    predictions: TensorIds = corpus.predictions
+    references: TensorReferences = corpus.references
+    if run.max_tokens is not None:
+        tokens = int(predictions.lengths.sum()) + int(references.lengths.sum())
+        if tokens > run.max_tokens:
+            raise ValueError(f"the corpus holds {tokens:,} tokens, more than max_tokens={run.max_tokens:,}")
+    counted = counted_with(settings)
+    rows = sentence_rows(predictions, references, counted.orders, settings.statistics.ref_length)
+    lengths, reference, matches, present = host_columns(rows)
+    statistics = Statistics.of_lengths(lengths, reference, matches, present.tolist(), counted)
+    if run.progress:
+        run.progress(len(statistics))
+    return statistics

@@ -1,0 +1,62 @@
+"""What a checked input is: a ``Corpus`` (predictions and each one's references) or ``Texts`` (as
+Self-BLEU, BLEU matrices and MBR take them), each knowing its ``kind``, which says how it is
+counted; and the references a corpus keeps, cut as the option ``keep_references`` says."""
+
+from typing import Any, Literal, NamedTuple, TypeVar
+
+import numpy as np
+
+from .groups import starts_of
+from .ids import TokenIds
+
+Kind = Literal["text", "ids", "tensor"]
+
+
+class Corpus(NamedTuple):
+    """A corpus, checked: its predictions, and each prediction's references (a list of strings
+    each, or token ids grouped by prediction); ``kind`` says which ("text", "ids" or "tensor"),
+    and ``single_references`` whether each prediction's references were given as one string.
+    Tensors stand as they were given, with the ``ignore_ids`` to drop (references that are not
+    tensors checked already, as ``TokenIds``), until their device checks them
+    (``device.checked_tensors``), where they become the device's padded rows."""
+
+    predictions: Any  # list[str], TokenIds, or tensors, as kind says
+    references: Any
+    kind: Kind
+    single_references: bool = False
+    ignore_ids: Any = None
+
+
+class Texts(NamedTuple):
+    """Texts, checked, as Self-BLEU and BLEU matrices take them: ``values`` (a list of strings,
+    ``TokenIds``, or the device's tensors), their ``kind`` and how many there are."""
+
+    values: Any
+    kind: Kind
+    size: int
+
+
+Checked = TypeVar("Checked", Corpus, Texts)  # a checked input, either way
+
+
+def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
+    """The corpus with each prediction's references cut as ``rule`` says: "all" of them, the
+    "first", or as many as the prediction with the "fewest" has (the option ``keep_references``);
+    of text or token ids (a tensor's references are refused where ``rule`` is not "all")."""
+    if rule == "all":
+        return corpus
+    if corpus.kind == "tensor":
+        raise ValueError(f"keep_references={rule!r} applies to text and to token ids as lists or arrays; for "
+                         f"tensors, pass each prediction's references cut already, or keep_references='all'")
+    if corpus.kind == "text":
+        keep = 1 if rule == "first" else min(len(group) for group in corpus.references)
+        return corpus._replace(references=[group[:keep] for group in corpus.references])
+    references: TokenIds = corpus.references
+    assert references.groups is not None
+    keep = 1 if rule == "first" else int(references.groups.min())
+    groups = np.minimum(references.groups, keep)
+    # Each reference's place in its prediction's group: the first ``keep`` of each group stay.
+    starts = np.repeat(starts_of(references.groups), references.groups)
+    kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
+    ids = references.ids[np.repeat(kept, references.lengths)]
+    return corpus._replace(references=TokenIds(ids, references.lengths[kept], groups))
