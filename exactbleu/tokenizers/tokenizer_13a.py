@@ -100,7 +100,8 @@ def _split_periods_commas_hyphens(text: str) -> str:
             pieces.append(spaced)
             done = stop
         text = "".join(pieces) + text[done:]
-    hyphens = [position for position in _find_all(text, "-") if text[position - 1] in _ASCII_DIGITS]
+    hyphens = [position for position in _find_all(text, "-") if text[position - 1] in _ASCII_DIGITS] \
+        if "-" in text else []
     if hyphens:
         pieces, done = [], 0
         for position in hyphens:
