@@ -68,10 +68,11 @@ class Bleu:
         corpus, each = [], []
         for orders in range(1, self._n + 1):
             first = counted.first_orders(orders)
-            corpus.append(scored(first, PRESET, tokenizer=WHITESPACE, max_order=orders).value)
+            whole = scored(first, PRESET, tokenizer=WHITESPACE, max_order=orders)
+            corpus.append(whole.value)
             each.append(scored_rows(first, PRESET, tokenizer=WHITESPACE, max_order=orders).value.tolist())
-        if verbose:
-            _print_totals(counted)
+        if verbose:  # the length ratio is the same at every order
+            _print_totals(counted, whole.length_ratio)
         return corpus, each
 
     def method(self) -> str:
@@ -97,12 +98,12 @@ def _checked_images(gts: Mapping[Any, Sequence[str]], res: Mapping[Any, Sequence
     return list(gts)
 
 
-def _print_totals(counted: Statistics) -> None:
+def _print_totals(counted: Statistics, ratio: float) -> None:
     """pycocoevalcap's verbose lines: the summed counts, then the length ratio of its arithmetic."""
     sums = counted.sums()
     print({"testlen": int(sums.prediction_length), "reflen": int(sums.reference_length),
            "guess": [int(total) for total in sums.totals], "correct": [int(match) for match in sums.matches]})
-    print("ratio:", scored(counted, PRESET, tokenizer=WHITESPACE, max_order=counted.orders).length_ratio)
+    print("ratio:", ratio)
 
 
 __all__ = ["Bleu", "PTBTokenizer"]

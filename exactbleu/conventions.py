@@ -166,9 +166,7 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
             raise TypeError(f"tokenizers must be a list of tokenizer names, got {tokenizers!r:.80}")
         chosen = [TOKENIZERS.choice(name).name for name in tokenizers]
         for name in chosen:  # a package that is missing is a MissingExtra; a model file, the error below
-            needs = TOKENIZERS[name].needs
-            if needs is not None and needs.missing():
-                raise needs.error(f"tokenizer={name!r}")
+            TOKENIZERS[name].check_installed()
         unavailable = {name: TOKENIZERS[name].missing() for name in chosen if TOKENIZERS[name].missing()}
         if unavailable:
             raise ValueError(f"tokenizers {sorted(unavailable)} cannot run here: {unavailable}")

@@ -122,11 +122,10 @@ def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> S
     those in the CPU's memory under the "numpy" kernels, which the host counts as the same ids, as
     it counts text and token ids."""
     if corpus.kind == "tensor":
-        from . import device
         from .device import checks, rows, transfer
 
         checked = checks.checked_tensors(corpus)
-        if not (device.in_cpu_memory(checked) and _cpu_tensor_kernels.get() == "numpy"):
+        if _on_device(checked):
             return rows.statistics_on_device(checked, settings, run)
         corpus = transfer.on_host(checked)
     counted = counting.corpus_statistics(corpus, settings, run)

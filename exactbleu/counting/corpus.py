@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from ..inputs import TokenIds
 from ..options import Settings, counted_with
-from ..sufficient_statistics import CountedWith, Statistics, Sums, segment_row, segment_sums
+from ..sufficient_statistics import CountedWith, Statistics, Sums, segment_row
 from ..tokenizers import TOKENIZERS, reader_text, token_text
 from .cache import cache_key
 from .engine import CHUNK_SEGMENTS, ReferenceStatistics, chunk_statistics
@@ -120,10 +120,12 @@ def few_segment_rows(text: str, counts: Sequence[int], max_order: int, ref_lengt
 
 def sentence_sums(prediction: str, references: list[str], settings: Settings) -> Sums:
     """The sums a sentence score reads: one segment of text, its texts tokenized in one pass and
-    counted by the definition (``segment_sums``), with no corpus around it."""
+    counted by the definition (``segment_row``), its row read as the sums of a corpus of one, with
+    no corpus around it."""
     predicted, *referenced = token_text([prediction, *references], settings.tokenize).split("\n")
-    return segment_sums(predicted.split(), list(map(str.split, referenced)),
-                        counted_with(settings).orders, settings.statistics.ref_length)
+    orders = counted_with(settings).orders
+    return Sums.of_row(segment_row(predicted.split(), list(map(str.split, referenced)), orders,
+                                   settings.statistics.ref_length), orders)
 
 
 def _chunked_rows(predictions: Predictions, references: References, settings: Settings, orders: int,

@@ -168,9 +168,7 @@ def _tokenize(merged: Merged) -> TokenizeSettings:
         if not isinstance(tokenizer, str) or tokenizer not in TOKENIZERS:
             raise ValueError(f"tokenizer must be one of {list(TOKENIZERS)} or a callable str -> list[str], got "
                              f"{tokenizer!r:.80}{did_you_mean(tokenizer, TOKENIZERS)}")
-        needs = TOKENIZERS[tokenizer].needs
-        if needs is not None and needs.missing():
-            raise needs.error(f"tokenizer={tokenizer!r}")
+        TOKENIZERS[tokenizer].check_installed()
     taken = {setting.name: setting for setting in TOKENIZERS[tokenizer].settings} if isinstance(tokenizer, str) else {}
     for name in setting_options():
         if name in merged and name not in taken:

@@ -133,8 +133,8 @@ def _mean_utilities(pairs: PairRows, first: int, stop: int, *, settings: Setting
     """The utilities of the candidates of sources ``first`` to ``stop`` from their pairs' rows:
     each pair's sentence BLEU (each distinct row scored once; on the arithmetic's own scale with
     ``own_scale``), laid out (candidate, pseudo-reference), then added in order."""
-    rows = scored_rows_of(pairs.rows, settings).value if own_scale else scores_of_rows(pairs.rows, settings)
-    scores = rows[pairs.inverse]
+    row_scores = scored_rows_of(pairs.rows, settings).value if own_scale else scores_of_rows(pairs.rows, settings)
+    scores = row_scores[pairs.inverse]
     candidates, references = groups.candidates[first:stop], groups.references[first:stop]
     owner = np.repeat(np.arange(len(candidates)), candidates)
     each = references[owner]  # each candidate's number of pseudo-references

@@ -85,7 +85,7 @@ def result_of_sums(sums: Sums, settings: Settings) -> dict[str, object]:
     if several_weight_sets(settings):
         scores = [result_of_sums(sums, one) for one in _each_weight_set(settings)]
         return {**scores[0], "bleu": [one["bleu"] for one in scores]}
-    result = arithmetic(settings).score(sums, settings)
+    result = scored_sums(sums, settings)
     return {
         "bleu": result.bleu,
         "precisions": [precision / result.scale for precision in result.precisions] if result.scale != 1
@@ -114,11 +114,11 @@ def scores_of_rows(statistics: Statistics, settings: Settings) -> NDArray[np.flo
     alone, bit for bit (a few rows are scored that way, one by one)."""
     if several_weight_sets(settings):
         return np.array([scores_of_rows(statistics, one) for one in _each_weight_set(settings)])
-    settings = for_sentences(settings)
-    chosen = arithmetic(settings)
     if len(statistics) <= FEW_ROWS:
-        return np.array([chosen.score(sums, settings).bleu for sums in statistics.segments()], dtype=np.float64)
-    return chosen.score_rows(statistics, settings).bleu
+        settings = for_sentences(settings)
+        score = arithmetic(settings).score
+        return np.array([score(sums, settings).bleu for sums in statistics.segments()], dtype=np.float64)
+    return scored_rows_of(statistics, settings).bleu
 
 
 def scored_rows_of(statistics: Statistics, settings: Settings) -> ScoredRows:

@@ -7,10 +7,10 @@ reference counts.
 
 from .columns import CheckedColumns, checked_columns
 from .counted_with import CountedWith
-from .definition import other_lengths, reference_length, segment_matches, segment_row, segment_sums
+from .definition import other_lengths, reference_length, segment_matches, segment_row
 from .expected import ExpectedRows
 from .rows import Statistics, checked_vector
 from .sums import Sums
 
 __all__ = ["CheckedColumns", "CountedWith", "ExpectedRows", "Statistics", "Sums", "checked_columns", "checked_vector",
-           "other_lengths", "reference_length", "segment_matches", "segment_row", "segment_sums"]
+           "other_lengths", "reference_length", "segment_matches", "segment_row"]

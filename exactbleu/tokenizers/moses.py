@@ -3,8 +3,8 @@ language its ``lang`` setting names."""
 
 from typing import TYPE_CHECKING
 
-from ..registry import Option
-from .registry import Needs, Price, Tokenizer, extra
+from ..registry import Option, install_command
+from .registry import Needs, Price, Tokenizer
 
 if TYPE_CHECKING:
     from sacremoses import MosesTokenizer
@@ -35,4 +35,4 @@ TOKENIZER = Tokenizer(
     "moses", lambda settings: lambda line: tokenize_moses(line, str(settings["lang"])),
     "sacremoses' `MosesTokenizer(lang)`, `escape=False`", Price(character=8.5e-6, line=64e-6, period=1.1e-3),
     rstrip=False, signature=lambda settings: f"moses-{settings['lang']}", settings=(LANG,),
-    needs=Needs(("sacremoses",), "`sacremoses`", extra("moses")))
+    needs=Needs(("sacremoses",), "`sacremoses`", install_command("moses")))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Optional
 
-from ..registry import MissingExtra, Option, Registry, install_command, markdown_table
+from ..registry import MissingExtra, Option, Registry, markdown_table
 
 # A tokenizer's settings, checked: its options' values by name.
 TokenizerSettings = Mapping[str, object]
@@ -62,11 +62,6 @@ class Needs:
         return MissingExtra(needer, self.what, named[1] if named else None, self.install, module)
 
 
-def extra(name: str) -> str:
-    """The pip command that installs one of exactbleu's extras."""
-    return install_command(name)
-
-
 @dataclasses.dataclass(frozen=True)
 class Tokenizer:
     """A tokenizer, declared once.
@@ -102,6 +97,12 @@ class Tokenizer:
         if not missing and self.available is not None:
             missing = self.available()
         return missing
+
+    def check_installed(self) -> None:
+        """A ``MissingExtra`` where a package this tokenizer needs is not installed here (a model
+        file it lacks is ``missing``'s to say)."""
+        if self.needs is not None and self.needs.missing():
+            raise self.needs.error(f"tokenizer={self.name!r}")
 
     def signature_name(self, settings: TokenizerSettings) -> str:
         """The tokenizer's name in a signature, under its settings."""

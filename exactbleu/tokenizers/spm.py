@@ -8,8 +8,8 @@ module never does: a missing file gets a message saying where to put it.
 import os
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..registry import Option
-from .registry import Needs, Price, Segmenter, Tokenizer, TokenizerSettings, extra
+from ..registry import Option, install_command
+from .registry import Needs, Price, Segmenter, Tokenizer, TokenizerSettings
 
 if TYPE_CHECKING:
     import sentencepiece
@@ -103,7 +103,7 @@ def _declared(name: str, describe: str) -> Tokenizer:
     return Tokenizer(name, segmenter, describe, Price(character=8.5e-6, line=64e-6),
                      signature=lambda settings: model_name(name, str(settings["spm_model"])),
                      settings=(SPM_MODEL,), available=lambda: model_file_missing(name),
-                     needs=Needs(("sentencepiece",), "`sentencepiece` and its model file", extra("spm")))
+                     needs=Needs(("sentencepiece",), "`sentencepiece` and its model file", install_command("spm")))
 
 
 TOKENIZERS = (
