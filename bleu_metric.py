@@ -26,8 +26,9 @@ def _import_exactbleu(module: str) -> ModuleType:
         if not missing:
             raise
         raise ImportError(
-            "bleu_metric.py needs the exactbleu package that comes with it: from a clone of its repository, run "
-            "`pip install -e .` there, or load the metric with the repository's folder as the working directory"
+            "bleu_metric.py needs the exactbleu package: install it (`pip install .` in the root of a clone of its "
+            "repository, as its README says; `pip install exactbleu` once it is published), or load the metric with "
+            "the repository's folder as the working directory"
         ) from None
 
 

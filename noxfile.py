@@ -26,6 +26,25 @@ if os.environ.get("PIP_FIND_LINKS") and not os.environ.get("UV_FIND_LINKS"):
     os.environ["UV_FIND_LINKS"] = os.environ["PIP_FIND_LINKS"]
 
 
+def torch_from_the_machine() -> None:
+    """Let uv choose torch's build by the machine, unless told otherwise: PyPI's torch is the CUDA
+    build, gigabytes of nvidia-* packages that a machine without a GPU never uses. uv's "auto"
+    backend takes the CPU build there, and the build for the driver where there is one. A wheel of
+    the pinned release in a local wheel folder is taken as it is: the index "auto" reads may be out
+    of reach there, as on the project's own machines, whose only registry is PyPI."""
+    if os.environ.get("UV_TORCH_BACKEND"):
+        return
+    pinned = next(requirement.split("==")[1] for requirement in PYPROJECT["dependency-groups"]["test"]
+                  if requirement.startswith("torch=="))
+    wheels = [wheel for folder in os.environ.get("UV_FIND_LINKS", "").split()
+              for wheel in Path(folder).glob(f"torch-{pinned}[+-]*.whl")]
+    if not wheels:
+        os.environ["UV_TORCH_BACKEND"] = "auto"
+
+
+torch_from_the_machine()
+
+
 # Each environment: the extra of the package it installs (editable), and the dependency group beside it.
 ENVIRONMENTS = {"core": ("all", "test"), "lighteval": ("lighteval", "lighteval-env"), "mbrs": ("mbrs", "mbrs-env"),
                 "verl": ("verl", "verl-env")}

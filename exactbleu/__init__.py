@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         statistics,
     )
     from .conventions import Convention, Identified, convention_tokenizers, conventions, identify
-    from .counting import ReferenceCache, SelfBleuStatistics
+    from .counting import ReferenceCache, Run, SelfBleuStatistics
     from .dispatch import checked_corpus, cpu_tensor_kernels
     from .inputs import Corpus, kind_of
     from .limits import MAX_CELLS, MAX_ORDER, MAX_SAMPLES, MAX_WEIGHT_SETS, PAIRED_TESTS, packed_token_limit
@@ -90,7 +90,7 @@ _PUBLIC: dict[str, str] = {
     **dict.fromkeys(["checked_corpus", "cpu_tensor_kernels"], ".dispatch"),
     **dict.fromkeys(["Corpus", "kind_of"], ".inputs"),
     **dict.fromkeys(["MissingExtra", "Option", "did_you_mean"], ".registry"),
-    **dict.fromkeys(["ReferenceCache", "SelfBleuStatistics"], ".counting"),
+    **dict.fromkeys(["ReferenceCache", "Run", "SelfBleuStatistics"], ".counting"),
     "Explanations": ".scoring.explanation",
     **dict.fromkeys(["Statistics", "Sums"], ".sufficient_statistics"),
 }
@@ -120,6 +120,7 @@ __all__ = [
     "Preset",
     "Price",
     "ReferenceCache",
+    "Run",
     "SampleScore",
     "Scored",
     "ScoredRows",

@@ -254,6 +254,7 @@ def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetCh
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "explain")
     check_whole_corpus(settings, "explain")
+    max_tokens = Run(max_tokens=max_tokens).checked().max_tokens
     corpus = corpus_of(predictions, references)
     if corpus.kind != "text":
         raise TypeError("explain takes text: its tokens are shown as the tokenizer gives them")
@@ -288,7 +289,9 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
     check_no_output_options(settings, "paired_test")
     check_whole_corpus(settings, "paired_test")
     _check_test(systems, "predictions", baseline, test, n_samples, seed, settings, "paired_test")
-    cache = cache if cache is not None else ReferenceCache()  # the references are counted once for every system
+    run = Run(threads, max_tokens, cache).checked()
+    if run.cache is None:  # the references are counted once for every system
+        run = run._replace(cache=ReferenceCache())
     corpora = {}
     for name, predictions in systems.items():
         try:
@@ -299,7 +302,6 @@ def paired_test(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
     if len({corpus.kind == "text" for corpus in corpora.values()}) > 1:
         raise TypeError("systems must all be text or all be token ids: their statistics are counted alike")
     settings = settings_for(next(iter(corpora.values())).kind, settings)  # token ids are tokens already
-    run = Run(threads, max_tokens, cache).checked()
     counted_systems = {name: corpus_statistics(corpus, settings, run)
                        for name, corpus in corpora.items()}
     compared = compare(counted_systems, baseline=baseline, test=test, n_samples=n_samples, seed=seed, preset=settings)

@@ -28,7 +28,7 @@ from .inputs import (
     ignored_ids,
     kind_of,
 )
-from .options import Settings, check_int, for_token_ids
+from .options import Settings, for_token_ids
 from .registry import did_you_mean
 from .sufficient_statistics import Statistics
 
@@ -107,12 +107,6 @@ def checked_groups(texts: object, name: str, ignore_ids: object | None = None) -
 def settings_for(kind: Kind, settings: Settings) -> Settings:
     """The settings an input of this kind is counted under: token ids are tokens already."""
     return settings if kind == "text" else for_token_ids(settings)
-
-
-def checked_threads(threads: int | None) -> None:
-    """``threads`` checked, where given: a positive int."""
-    if threads is not None:
-        check_int("threads", threads, 1)
 
 
 def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> Statistics:
@@ -199,7 +193,6 @@ __all__ = [
     "checked_corpus",
     "checked_groups",
     "checked_texts",
-    "checked_threads",
     "corpus_statistics",
     "cpu_tensor_kernels",
     "matrix",

@@ -20,7 +20,7 @@ try:
     import pandas as pd
     from gradio.events import api  # gradio's gr.api, which its __init__ leaves out of __all__
 except ModuleNotFoundError as error:
-    raise MissingExtra("the Space", "gradio", "app", name=error.name) from None
+    raise MissingExtra("the Space", "gradio", "space", name=error.name) from None
 
 from .pricing import InputError
 from .requests import (

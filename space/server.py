@@ -17,7 +17,9 @@
 
 import asyncio
 import collections
+import errno
 import os
+import socket
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import uvicorn
@@ -186,6 +188,30 @@ class RequestDeadlines(asyncio.Protocol):
         self.deadlines = []
 
 
+def bound_socket(host: str, port: str) -> socket.socket:
+    """A socket bound to host:port for uvicorn to serve on, or a message saying why not. Bound here,
+    before anything says the Space serves: uvicorn binds only once it starts, and where the port is
+    taken it logs the error and exits after the start was announced."""
+    if not port.isdigit() or int(port) > 65535:
+        raise SystemExit(f"GRADIO_SERVER_PORT must be a port number, such as 7860; got {port!r:.40}")
+    # As uvicorn's own binding: an IPv6 address holds a colon.
+    bound = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # no wait for a previous run's TIME_WAIT
+    try:
+        bound.bind((host, int(port)))
+    except OSError as error:
+        bound.close()
+        if error.errno == errno.EADDRINUSE:
+            other = int(port) + 1 if int(port) < 65535 else 7860
+            raise SystemExit(f"cannot serve the BLEU Space on {host}:{port}: the port is in use (another server, or "
+                             f"the Space already running?); stop that one, or choose another port with "
+                             f"GRADIO_SERVER_PORT, such as GRADIO_SERVER_PORT={other} python app.py") from None
+        raise SystemExit(f"cannot serve the BLEU Space on {host}:{port}: {error.strerror or error}; choose another "
+                         f"address with GRADIO_SERVER_NAME and GRADIO_SERVER_PORT") from None
+    bound.set_inheritable(True)
+    return bound
+
+
 def serve(demo: "gr.Blocks") -> None:
     """Serve the Space on GRADIO_SERVER_NAME:GRADIO_SERVER_PORT until Ctrl-C or SIGTERM, with the
     settings above (Gradio's launch() gives no say over the connections)."""
@@ -200,13 +226,15 @@ def serve(demo: "gr.Blocks") -> None:
     # show_error=False: an unexpected error says "Error", never its text, which may hold a path.
     app = gr.mount_gradio_app(FastAPI(middleware=[Middleware(RequestSizeLimit, limit=MAX_REQUEST_BYTES)]), demo,
                               path="/", max_file_size=MAX_BYTES, show_error=False)
-    host, port = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"), int(os.environ.get("GRADIO_SERVER_PORT", "7860"))
-    config = uvicorn.Config(app, host=host, port=port, http=RequestDeadlines, timeout_keep_alive=HEADER_SECONDS,
-                            h11_max_incomplete_event_size=MAX_HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS,
-                            log_level="warning")
+    host, port = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"), os.environ.get("GRADIO_SERVER_PORT", "7860")
+    bound = bound_socket(host, port)  # before the workers start: a taken port ends here, with nothing to stop
+    config = uvicorn.Config(app, host=host, port=bound.getsockname()[1], http=RequestDeadlines,
+                            timeout_keep_alive=HEADER_SECONDS, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+                            limit_concurrency=MAX_CONNECTIONS, log_level="warning")
     workers.start()  # from this thread, which serves to the end
-    print(f"Serving the BLEU Space on http://{host}:{port}", flush=True)
+    print(f"Serving the BLEU Space on http://{host}:{bound.getsockname()[1]}", flush=True)
     try:
-        uvicorn.Server(config).run()
+        uvicorn.Server(config).run(sockets=[bound])
     finally:
         workers.close()
+        bound.close()

@@ -3,9 +3,10 @@
 sacrebleu's flags give sacrebleu's numbers in sacrebleu's output formats (JSON by default, ``-f
 text``, ``-b``, ``-w``, ``-sl``, ``-ci``, ``--paired-bs``, ``--paired-ar``), which ``compat``
 states; ``--preset hf`` gives Hugging Face's numbers and ``--preset nltk`` NLTK's, in the same
-formats. The options' flags come from their declarations (``exactbleu.OPTIONS``). It uses the
-public API only, never imports evaluate, datasets or transformers, and imports numpy and the
-counting layers only once its arguments are read, so ``--help`` is as quick as sacrebleu's.
+formats, and ``--list-presets`` lists every preset (``presets.py``). The options' flags come from
+their declarations (``exactbleu.OPTIONS``). It uses the public API only, never imports evaluate,
+datasets or transformers, and imports numpy and the counting layers only once its arguments are
+read, so ``--help`` is as quick as sacrebleu's.
 """
 
 import argparse
@@ -21,12 +22,14 @@ from .. import (
     Option,
     Settings,
     __version__,
+    check_whole_corpus,
     resolve_settings,
     tokenizer_for_language,
 )
 from .conventions import COMMAND, conventions_command
 from .files import CommandLineError, read_references, read_systems
 from .parser import SuggestingParser
+from .presets import COMMAND_DEFAULT, ListPresets
 from .printing import counted, printed, sentence_lines, single_result, systems_lines
 
 __all__ = ["CommandLineError", "main"]
@@ -38,8 +41,8 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         prog=prog or "exactbleu", allow_abbrev=False,
         description="Corpus BLEU of hypotheses against one or more reference files, one segment per line, as "
         "sacrebleu's command line computes and prints it. --preset hf gives Hugging Face's numbers, --preset nltk "
-        "NLTK's.", epilog=f"Which BLEU is a reported score? %(prog)s {COMMAND} REF -i HYP --score X "
-        f"(%(prog)s {COMMAND} --help).")
+        "NLTK's; --list-presets prints them all.",
+        epilog=f"Which BLEU is a reported score? %(prog)s {COMMAND} REF -i HYP --score X (%(prog)s {COMMAND} --help).")
     parser.add_argument("-t", "--test-set", metavar="SET",
                         help="sacrebleu's test sets are not downloaded here: give the reference files instead")
     parser.add_argument("references", nargs="*", metavar="REF", help="reference files, one per reference set")
@@ -55,9 +58,13 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
                         f"{tokenizer_for_language('')})")
     parser.add_argument("-m", "--metrics", nargs="+", choices=["bleu"], default=["bleu"],
                         help="the metric: BLEU is the only one")
-    parser.add_argument("--preset", choices=list(PRESETS), default="sacrebleu",
-                        help="whose numbers: " + "; ".join(f"{name}, {one.describe}" for name, one in PRESETS.items())
-                        .replace("%", "%%"))
+    # The presets' descriptions live in --list-presets' table: in --help they would grow with each one.
+    parser.add_argument("--preset", choices=list(PRESETS), default=COMMAND_DEFAULT, metavar="NAME",
+                        help="whose numbers: one of the presets that --list-presets prints (default: "
+                        f"{COMMAND_DEFAULT}, as sacrebleu's command line; the preset named \"default\" is Hugging "
+                        "Face's bleu, the library's default, not this command's)")
+    parser.add_argument("--list-presets", action=ListPresets,
+                        help="print every preset and what it reproduces, and exit")
     parser.add_argument("-sl", "--sentence-level", action="store_true",
                         help="a score per line; with the sacrebleu preset, with effective order, as sacrebleu")
     for option in OPTIONS.values():  # every option with a flag, as declared
@@ -111,6 +118,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
 def _run(arguments: argparse.Namespace) -> Iterator[str]:
     """What the command line prints for these arguments, line by line."""
     settings = _settings(arguments)
+    _check_whole_corpus(settings, arguments)
     names, systems = read_systems(arguments)
     references = read_references(arguments, len(systems[0]))
     for name, lines in zip(names, systems):
@@ -165,6 +173,30 @@ def _settings(arguments: argparse.Namespace) -> Settings:
             n_samples = arguments.paired_bs_n if bootstrap else arguments.paired_ar_n
         arguments.paired_n = _checked_count(flag, n_samples, 1, MAX_SAMPLES)
     return resolve_settings(arguments.preset, **options)
+
+
+def _check_whole_corpus(settings: Settings, arguments: argparse.Namespace) -> None:
+    """A one-line error, in the flags typed, where references kept by the whole corpus (the lm-eval
+    preset's rule) meet a flag that scores lines or resamples: the library's check decides, and its
+    message names Python's arguments, which the command has none of."""
+    resampled = "resampled corpora"
+    asked = [(flag, what) for flag, what, on in (
+        ("-sl/--sentence-level", "score per line", arguments.sentence_level),
+        ("-ci/--confidence", resampled, arguments.confidence),
+        ("--n-bootstrap", resampled, arguments.n_bootstrap and not arguments.confidence),
+        ("-pbs/--paired-bs", resampled, arguments.paired == "bootstrap"),
+        ("-par/--paired-ar", resampled, arguments.paired == "randomization"),
+    ) if on]
+    try:
+        for flag, _ in asked:
+            check_whole_corpus(settings, flag)
+    except ValueError:
+        (flag, what), given = asked[0], arguments.keep_references is not None
+        typed = f"--keep-references {arguments.keep_references}" if given else f"--preset {arguments.preset}"
+        raise CommandLineError(f"{typed} keeps as many references a line as the line with the fewest has, which "
+                               f"depends on the whole corpus, so only a corpus score takes it, not {flag}'s {what}: "
+                               f"drop {flag.split('/')[0]} for the corpus score, or {'use' if given else 'add'} "
+                               "--keep-references all (or first) to keep each line's own references") from None
 
 
 def _help(option: Option) -> str:

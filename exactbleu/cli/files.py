@@ -1,9 +1,15 @@
 """The command line's files: hypotheses and references, one segment per line, read as sacrebleu
-reads them (right-stripped), from files or standard input, with one-line errors."""
+reads them (right-stripped, a gzip file decompressed), from files or standard input, with one-line
+errors; a file compressed otherwise is named so, with the command that decompresses it."""
 
 import argparse
 import codecs
+import gzip
+import re
+import shlex
 import sys
+import zlib
+from typing import NamedTuple
 
 
 class CommandLineError(Exception):
@@ -13,13 +19,14 @@ class CommandLineError(Exception):
 def read_lines(path: str, what: str, encoding: str) -> list[str]:
     """One segment per line of a file (or of standard input, for "-"), right-stripped as sacrebleu
     reads them, decoded from ``encoding`` (-e/--encoding)."""
+    named = f"{what} on standard input" if path == "-" else f"{what} {path}"
     try:
         if path == "-":
             data = sys.stdin.buffer.read()
         else:
             with open(path, "rb") as file:
                 data = file.read()
-        text = data.decode(encoding)
+        text = decompressed(data, named, path).decode(encoding)
     except FileNotFoundError:
         raise CommandLineError(f"{what} {path}: no such file") from None
     except IsADirectoryError:
@@ -29,12 +36,56 @@ def read_lines(path: str, what: str, encoding: str) -> list[str]:
     except LookupError:
         raise CommandLineError(f"--encoding {encoding!r}: no such encoding") from None
     except UnicodeDecodeError as error:
-        raise CommandLineError(undecodable(f"{what} on standard input" if path == "-" else f"{what} {path}", encoding,
-                                           error)) from None
+        raise CommandLineError(undecodable(named, encoding, error)) from None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return [line.rstrip() for line in lines]
+
+
+class Compression(NamedTuple):
+    """A compressed format sacrebleu does not read: its opening bytes, its file suffix, the command
+    that decompresses ``FILE<suffix>`` beside it (keeping it), and the one that writes it out."""
+
+    opening: re.Pattern[bytes]
+    suffix: str
+    unpack: str
+    cat: str
+
+
+# The formats' magic numbers; bzip2's with its first block's (or an empty stream's end) after them,
+# so that no text is taken for one.
+COMPRESSIONS = {
+    "bzip2": Compression(re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"), ".bz2", "bunzip2 -k", "bzcat"),
+    "xz": Compression(re.compile(rb"\xfd7zXZ\x00"), ".xz", "unxz -k", "xzcat"),
+    "zstd": Compression(re.compile(rb"\(\xb5/\xfd"), ".zst", "unzstd", "zstdcat"),
+}
+
+
+def decompressed(data: bytes, named: str, path: str) -> bytes:
+    """A file's bytes, decompressed where they are gzip's (sacrebleu opens a ``.gz`` file with
+    gzip; its magic number says the same of any name, and of standard input); a one-line error,
+    with the command that decompresses it, where they are compressed in another format."""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise CommandLineError(f"{named} looks like a gzip file, but it does not decompress: {error}") from None
+    kind = next((kind for kind, one in COMPRESSIONS.items() if one.opening.match(data)), None)
+    if kind is None:
+        return data
+    found, quoted = COMPRESSIONS[kind], shlex.quote(path)
+    if path == "-":
+        raise CommandLineError(f"{named} are {kind}-compressed, not text: decompress them on the way in "
+                               f"({found.cat} FILE | exactbleu ...)")
+    if path.endswith(found.suffix):  # the command keeps the file, and refuses to overwrite the one it writes
+        written = shlex.quote(path.removesuffix(found.suffix))
+        command = f"{found.unpack} {quoted}"
+    else:
+        written = shlex.quote(path + ".txt")
+        command = f"{found.cat} {quoted} > {written}"
+    raise CommandLineError(f"{named} is {kind}-compressed, not text: decompress it first ({command}) and give "
+                           f"{written}")
 
 
 def undecodable(named: str, encoding: str, error: UnicodeDecodeError) -> str:

@@ -12,10 +12,22 @@ def as_list(value: object, name: str) -> list[Any]:
     a set is an error: each would iterate into something other than the texts meant."""
     if type(value) is list:  # the usual case, decided without the abstract base classes
         return value
-    unordered = isinstance(value, (collections.abc.Mapping, collections.abc.Set))
-    if isinstance(value, (str, bytes)) or unordered or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
+    if isinstance(value, (str, bytes, collections.abc.Mapping, collections.abc.Set)):
         raise TypeError(f"{name} must be a list, got {type(value).__name__}: {value!r:.80}")
+    if not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name} must be a list, got {type(value).__name__}: {value!r:.80}{_stream_hint(value, name)}")
     return value if isinstance(value, list) else list(value)
+
+
+def _stream_hint(value: object, name: str) -> str:
+    """The way out for a stream (a generator, an iterator, ``map``), which can be read once: every
+    function reads its values more than once (their number, their checks, their counting)."""
+    if isinstance(value, collections.abc.Iterator):
+        return (f"; a {type(value).__name__} can be read only once, and its values are read more than once: "
+                f"pass list({name})")
+    if isinstance(value, collections.abc.Iterable):
+        return f"; its number of values is needed before they are read: pass list({name})"
+    return ""
 
 
 def _check_unicode(texts: Callable[[], Iterable[str]], name: Callable[[int], str]) -> None:

@@ -28,6 +28,7 @@ from .. import (
     Corpus,
     Explanations,
     ReferenceCache,
+    Run,
     Settings,
     Statistics,
     checked_corpus,
@@ -124,10 +125,8 @@ class Bleu(evaluate.Metric):  # type: ignore[misc]  # evaluate has no type infor
             warnings.warn("processes= is now threads=: the metric counts in threads, never in other processes",
                           FutureWarning, stacklevel=2)
             threads = processes if threads is None else threads
-        for name, value in (("threads", threads), ("max_tokens", max_tokens)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be a positive int or None, got {value!r}")
-        self._threads, self._max_tokens = threads, max_tokens
+        run = Run(threads, max_tokens).checked()  # as every function that takes them checks them
+        self._threads, self._max_tokens = run.threads, run.max_tokens
         self._added = AddedBatches()
         super().__init__(*args, **kwargs)
 

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..counting import PairRows
-from ..dispatch import aggregated_utilities, checked_groups, checked_threads, pairwise_utilities, returned, settings_for
+from ..counting import PairRows, Run
+from ..dispatch import aggregated_utilities, checked_groups, pairwise_utilities, returned, settings_for
 from ..inputs import Groups, Texts, starts_of
 from ..options import (
     PRESETS,
@@ -77,7 +77,8 @@ def mbr(candidates: Any, pseudo_references: Any = None, preset: PresetChoice = "
             rather than ``bleu``, as ``bleu_matrix``'s: under sacrebleu's, 0..100.
     Needs scipy for the pairwise utility (``pip install "exactbleu[matrix]"``).
     """
-    settings = _checked_settings(preset, options, pseudo_references, reference_aggregation, threads, n_best)
+    settings = _checked_settings(preset, options, pseudo_references, reference_aggregation, n_best)
+    threads = Run(threads=threads).checked().threads
     if not isinstance(own_scale, bool):
         raise TypeError(f"own_scale must be True or False, got {own_scale!r:.80}")
     mine, sizes = checked_groups(candidates, "candidates", ignore_ids)
@@ -106,8 +107,8 @@ def mbr(candidates: Any, pseudo_references: Any = None, preset: PresetChoice = "
 
 
 def _checked_settings(preset: PresetChoice, options: dict[str, Any], pseudo_references: Any,
-                      reference_aggregation: object, threads: int | None, n_best: int | None) -> Settings:
-    """The settings, and every argument but the texts and weights, checked before any work."""
+                      reference_aggregation: object, n_best: int | None) -> Settings:
+    """The settings, and every argument but the texts, the weights and the run, checked before any work."""
     if isinstance(pseudo_references, str):
         named = f"; to choose the preset, pass preset={pseudo_references!r}" if pseudo_references in PRESETS else ""
         raise TypeError(f"pseudo_references must be a list per source, got the string {pseudo_references!r:.80}{named}")
@@ -122,7 +123,6 @@ def _checked_settings(preset: PresetChoice, options: dict[str, Any], pseudo_refe
         raise ValueError(f"reference_aggregation=True takes HF's or sacrebleu's arithmetic, got smooth_method="
                          f"{settings.scoring.smooth_method!r}: NLTK's counts are whole numbers, and an aggregated "
                          f"reference's are expected counts")
-    checked_threads(threads)
     if n_best is not None:
         check_int("n_best", n_best, 1)
     return settings

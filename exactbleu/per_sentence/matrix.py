@@ -6,7 +6,8 @@ import functools
 from collections.abc import Sequence
 from typing import Any, cast
 
-from ..dispatch import checked_texts, checked_threads, matrix, returned, settings_for
+from ..counting import Run
+from ..dispatch import checked_texts, matrix, returned, settings_for
 from ..limits import MAX_CELLS
 from ..options import PresetChoice, check_no_output_options, check_whole_corpus, resolve_settings
 from ..scoring import scored_rows_of, scores_of_rows, several_weight_sets
@@ -38,7 +39,7 @@ def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: P
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "bleu_matrix")
     check_whole_corpus(settings, "bleu_matrix")  # one reference an entry: "first" keeps it
-    checked_threads(threads)
+    threads = Run(threads=threads).checked().threads
     rows = checked_texts(predictions, "predictions", ignore_ids)
     columns = checked_texts(references, "references", ignore_ids)
     if not rows.size or not columns.size:

@@ -7,10 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from ..counting import SelfBleuStatistics
+from ..counting import Run, SelfBleuStatistics
 from ..dispatch import (
     checked_texts,
-    checked_threads,
     returned,
     self_rows,
     self_rows_against,
@@ -52,7 +51,7 @@ def self_bleu(texts: Sequence[Any], preset: PresetChoice = "default", *, corpus:
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "self_bleu")
     check_all_references(settings, "self_bleu")
-    checked_threads(threads)
+    threads = Run(threads=threads).checked().threads
     if corpus is not None and not isinstance(corpus, SelfBleuStatistics):
         raise TypeError(f"corpus must be the SelfBleuStatistics that self_bleu_statistics() returns (summed over "
                         f"shards), got {type(corpus).__name__}")
@@ -82,6 +81,6 @@ def self_bleu_statistics(texts: Sequence[Any], preset: PresetChoice = "default",
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "self_bleu_statistics")
     check_all_references(settings, "self_bleu_statistics")
-    checked_threads(threads)
+    threads = Run(threads=threads).checked().threads
     given = checked_texts(texts, "texts", ignore_ids)
     return shard_statistics(given, settings_for(given.kind, settings), threads)

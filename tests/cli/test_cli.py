@@ -269,7 +269,7 @@ def test_the_conventions_subcommand_reads_with_the_encoding_flag_too(tmp_path):
 
 @pytest.mark.parametrize("arguments, said", [
     (["--smoth"], "unrecognized arguments: --smoth; did you mean '--smooth'?"),
-    (["--max-ordr", "3"], "unrecognized arguments: --max-ordr 3; did you mean '--max-order'?"),
+    (["--max-ordr", "3"], "unrecognized arguments: --max-ordr 3; did you mean '--max-order 3'?"),
     (["-tok", "13b"], "argument -tok/--tokenize: invalid choice: '13b' (choose from '13a', 'intl', "),
     (["-tok", "13b"], "); did you mean '13a'?"),
     (["--preset", "sacrebleau"], "); did you mean 'sacrebleu'?"),

@@ -174,7 +174,7 @@ def test_bleu_takes_pycocoevalcaps_shapes_and_gives_its_numbers():
     (lambda: coco.Bleu(4).compute_score({1: ["a"]}, {1: ["a", "b"]}), ValueError, "res\\[1\\] must be a list of one"),
     (lambda: coco.Bleu(4).compute_score({1: []}, {1: ["a"]}), ValueError, "gts\\[1\\] must be a list of at least one"),
     (lambda: coco.Bleu(4).compute_score({1: "a"}, {1: ["a"]}), ValueError, "gts\\[1\\] must be a list"),
-    (lambda: coco.Bleu(0), ValueError, "n must be the number of orders"),
+    (lambda: coco.Bleu(0), ValueError, "n must be an int from 1 to 20, the number of orders, got 0"),
     (lambda: coco.PTBTokenizer().tokenize({1: ["a caption"]}), TypeError, "captions_for_image\\[1\\]\\[0\\] must be a dict"),
     (lambda: coco.PTBTokenizer().tokenize({1: "a caption"}), TypeError, "captions_for_image\\[1\\] must be a list"),
     (lambda: coco.PTBTokenizer().tokenize(["a caption"]), TypeError, "captions_for_image must map each image"),

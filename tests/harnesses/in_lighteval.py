@@ -2,7 +2,8 @@
 in one process, so that LightEval starts once: python in_lighteval.py JOB.json REPORT.json.
 
 1. The recipe of docs/harnesses.md, in the job's folder beside its data.jsonl, through LightEval's own
-   `lighteval custom` command, with a model file that answers each prompt with a fixed generation.
+   `lighteval custom` command, with the page's model file (docs/examples/lighteval/fixed_model.py),
+   which answers each prompt with the generation the job gives for it.
 2. LightEval's own corpus `bleu` (CorpusLevelTranslationMetric), called directly on the job's corpora.
 3. What exactbleu.lighteval says of bad arguments.
 
@@ -17,53 +18,11 @@ import os
 import socket
 import sys
 
-MODEL = r'''
-import json
-import os
-
-from lighteval.models.abstract_model import LightevalModel
-from lighteval.models.model_output import ModelResponse
-from lighteval.utils.cache_management import SampleCache
-
-
-class FixedGenerations(LightevalModel):
-    """Answers each prompt with the generation that FIXED_GENERATIONS gives for it."""
-
-    def __init__(self, config):
-        self.config = config
-        with open(os.environ["FIXED_GENERATIONS"], encoding="utf-8") as file:
-            self.generations = json.load(file)
-        self._cache = SampleCache(config)
-
-    @property
-    def tokenizer(self):
-        return None
-
-    @property
-    def add_special_tokens(self):
-        return False
-
-    @property
-    def max_length(self):
-        return 4096
-
-    def greedy_until(self, docs):
-        # The prompts in the order asked, which is the order LightEval scores them in (it shuffles them).
-        with open(os.environ["ASKED"], "a", encoding="utf-8") as file:
-            file.writelines(json.dumps(doc.query) + "\n" for doc in docs)
-        return [ModelResponse(text=[self.generations[doc.query]]) for doc in docs]
-
-    def loglikelihood(self, docs):
-        raise NotImplementedError("a generation task asks for no likelihood")
-
-    def loglikelihood_rolling(self, docs):
-        raise NotImplementedError("a generation task asks for no likelihood")
-'''
-
 REQUESTED = []  # the URLs that anything asked requests for
 
 
-def refuse_the_network():
+def refuse_the_sockets():
+    """No socket reaches past this machine: a connection to any internet address raises."""
     connect = socket.socket.connect
 
     def local_only(self, address):
@@ -73,6 +32,11 @@ def refuse_the_network():
 
     socket.socket.connect = local_only
 
+
+def refuse_the_network():
+    """No socket reaches past this machine, and a download through requests (LightEval's, at its
+    start) is answered "not found" and noted."""
+    refuse_the_sockets()
     import requests
 
     def not_found(url, *arguments, **options):
@@ -84,26 +48,46 @@ def refuse_the_network():
     requests.get = not_found
 
 
+def recording_the_order(asked):
+    """LightEval's loader of a custom model, made to note the prompts in the order the model is asked
+    for them, which is the order LightEval scores them in (it shuffles them)."""
+    from lighteval.models import model_loader
+
+    load = model_loader.load_custom_model
+
+    def load_and_record(config):
+        model = load(config)
+        answer = model.greedy_until
+
+        def greedy_until(docs):
+            asked.extend(doc.query for doc in docs)
+            return answer(docs)
+
+        model.greedy_until = greedy_until
+        return model
+
+    model_loader.load_custom_model = load_and_record
+
+
 def run_the_recipe(job):
+    """LightEval's own command-line app, with the arguments of docs/harnesses.md's offline run, and its
+    model file, docs/examples/lighteval/fixed_model.py, answering with the job's generations."""
     from lighteval.main_custom import app
 
-    model = os.path.join(job["scratch"], "fixed_model.py")
-    with open(model, "w", encoding="utf-8") as file:
-        file.write(MODEL)
+    asked = []
+    recording_the_order(asked)
     os.environ["FIXED_GENERATIONS"] = job["generations"]
-    os.environ["ASKED"] = asked = os.path.join(job["scratch"], "asked.jsonl")
     here = os.getcwd()
     os.chdir(job["folder"])
     try:
-        app(["fixed", model, "exactbleu_translation|0", "--custom-tasks", "exactbleu_translation.py",
+        app(["fixed", job["model"], "exactbleu_translation|0", "--custom-tasks", "exactbleu_translation.py",
              "--output-dir", ".results"], standalone_mode=False)
     finally:
         os.chdir(here)
     [path] = glob.glob(os.path.join(job["folder"], ".results", "results", "fixed", "results_*.json"))
     with open(path, encoding="utf-8") as file:
         results = json.load(file)["results"]
-    with open(asked, encoding="utf-8") as file:
-        return results, [json.loads(line) for line in file]
+    return results, asked
 
 
 def lightevals_own_bleu(job):

@@ -1,6 +1,7 @@
 """exactbleu.lighteval inside LightEval 0.13: the recipe of docs/harnesses.md, as a user copies it
-beside a data.jsonl, run offline by LightEval's own `lighteval custom` command with a model file of
-the test's that returns fixed generations. Its `bleu` is sacrebleu's corpus_bleu over every reference,
+beside a data.jsonl, run offline by LightEval's own `lighteval custom` command with the page's model
+file, docs/examples/lighteval/fixed_model.py, answering with fixed generations; and the page's offline
+run, as printed, in that folder. Its `bleu` is sacrebleu's corpus_bleu over every reference,
 its `bleu_stderr` the spread of sacrebleu's own bootstrap resamples, and its `sentence_bleu` the mean
 of sacrebleu's sentence_bleu. The "lighteval" preset equals LightEval's own corpus `bleu`, called
 directly, on random corpora with uneven reference counts.
@@ -12,6 +13,8 @@ there, once for all these tests, in a process of its own (in_lighteval.py)."""
 import json
 import math
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -27,10 +30,26 @@ from pages import PAGES, recipe
 pytestmark = pytest.mark.slow  # LightEval's start, in a process of its own
 
 TASK = "exactbleu_translation|0"  # the recipe's task, with no few-shot examples
+EXAMPLE = ROOT / "docs" / "examples" / "lighteval"  # the page's folder: its task file, a data.jsonl, its model file
+# The page's offline run, from the repository's root; in_lighteval.py gives LightEval's app its arguments.
+OFFLINE_RUN = ('cd docs/examples/lighteval && python no_download.py && lighteval custom fixed fixed_model.py '
+               '"exactbleu_translation|0" --custom-tasks exactbleu_translation.py --output-dir .results')
 SAMPLES = 300
 # The "lighteval" preset against LightEval's own function: corpora of 1 to 12 segments, each with one
 # to four references, in sacrebleu's default tokenizer and in the one it chooses for Chinese.
 PRESET_CORPORA = 200
+
+
+def offline(scratch, **variables):
+    """The environment LightEval runs in here: no Hub, every cache in ``scratch``."""
+    cache = scratch / "cache"
+    environment = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HOME": str(cache / "hf"),
+                   "HF_DATASETS_CACHE": str(cache / "datasets"), "NLTK_DATA": str(cache / "nltk"),
+                   "TMPDIR": str(scratch), "SACREBLEU": str(cache / "sacrebleu"), "LIGHTEVAL_DISABLE_TQDM": "1",
+                   **variables}
+    for name in ("SACREBLEU_SEED", "FIXED_GENERATIONS"):
+        environment.pop(name, None)
+    return environment
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +73,11 @@ def run(tmp_path_factory):
     preset_corpora = {preset: uneven_corpus(30 + number, seed=90 + number)
                       for number, preset in enumerate(exactbleu.PRESETS) if preset != "lm-eval"}
     job = {"scratch": str(scratch), "folder": str(folder), "generations": str(scratch / "generations.json"),
-           "corpora": corpora, "preset_corpora": preset_corpora}
+           "model": str(EXAMPLE / "fixed_model.py"), "corpora": corpora, "preset_corpora": preset_corpora}
     (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
-    cache = scratch / "cache"
-    environment = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HOME": str(cache / "hf"),
-                   "HF_DATASETS_CACHE": str(cache / "datasets"), "NLTK_DATA": str(cache / "nltk"),
-                   "TMPDIR": str(scratch), "SACREBLEU": str(cache / "sacrebleu"), "LIGHTEVAL_DISABLE_TQDM": "1"}
-    environment.pop("SACREBLEU_SEED", None)
     completed = subprocess.run([str(lighteval), str(ROOT / "tests" / "harnesses" / "in_lighteval.py"),
                                 str(scratch / "job.json"), str(scratch / "report.json")],
-                               capture_output=True, text=True, timeout=400, env=environment, cwd=scratch)
+                               capture_output=True, text=True, timeout=400, env=offline(scratch), cwd=scratch)
     assert completed.returncode == 0, completed.stderr[-6000:]
     report = json.loads((scratch / "report.json").read_text(encoding="utf-8"))
     return {**report, "predictions": predictions, "references": references, "corpora": corpora,
@@ -143,9 +157,49 @@ def test_the_faces_errors_name_the_argument_and_the_choices(run):
 
 def test_the_recipes_run_command_is_the_one_tested():
     page = next(page for page in PAGES if "<!-- recipe: lighteval/exactbleu_translation.py -->" in page)
-    # in_lighteval.py calls LightEval's own command-line app with these arguments, fixed_model.py its model
-    assert ('<!-- run by tests/harnesses/test_lighteval.py -->\n```bash\nlighteval custom fixed fixed_model.py '
-            '"exactbleu_translation|0" --custom-tasks exactbleu_translation.py --output-dir .results\n```') in page
+    assert f"<!-- run by tests/harnesses/test_lighteval.py -->\n```bash\n{OFFLINE_RUN}\n```" in page
+
+
+def test_the_repositorys_example_folder_holds_the_pages_files():
+    """docs/examples/lighteval/, where the page's offline run takes place: the page's task file, the
+    model file it names, and a data.jsonl of the shape the page describes, and no other data file."""
+    assert (EXAMPLE / "exactbleu_translation.py").read_text(encoding="utf-8") == \
+        recipe("lighteval/exactbleu_translation.py")
+    assert (EXAMPLE / "fixed_model.py").exists()
+    documents = [json.loads(line) for line in (EXAMPLE / "data.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert documents and all(set(doc) == {"source", "references"} and doc["references"] for doc in documents)
+    assert sorted(path.name for path in EXAMPLE.iterdir() if path.name != "__pycache__") == \
+        ["data.jsonl", "exactbleu_translation.py", "fixed_model.py", "no_download.py"]
+
+
+def test_the_pages_offline_run_prints_what_the_page_shows(tmp_path):
+    """The page's command, as printed, from the repository's root, with LightEval's environment first
+    on the PATH and the network refused (a sitecustomize that every Python of the run imports): no
+    socket leaves the machine, and no download is answered. The placeholder that the command leaves
+    in LightEval's folder is removed first, so that the command must make it."""
+    lighteval = client_python("lighteval")
+    page = (ROOT / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    command, shown = re.search(r"<!-- run by tests/harnesses/test_lighteval.py -->\n```bash\n(.*?)```\n\n"
+                               r"```text\n(.*?)```", page, re.DOTALL).groups()
+    assert command.strip() == OFFLINE_RUN
+    (tmp_path / "sitecustomize.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'tests' / 'harnesses')!r})\nimport in_lighteval\n"
+        "in_lighteval.refuse_the_sockets()\n", encoding="utf-8")
+    placeholder = lighteval.parent.parent / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / \
+        "site-packages" / "lighteval" / "tasks" / "tasks" / "tinyBenchmarks.pkl"
+    assert placeholder.parent.is_dir(), placeholder
+    if placeholder.exists() and placeholder.stat().st_size == 0:
+        placeholder.unlink()
+    environment = offline(tmp_path, PATH=f"{lighteval.parent}{os.pathsep}{os.environ['PATH']}",
+                          PYTHONPATH=str(tmp_path))
+    shutil.rmtree(EXAMPLE / ".results", ignore_errors=True)
+    try:
+        completed = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                                   env=environment)
+    finally:
+        shutil.rmtree(EXAMPLE / ".results", ignore_errors=True)  # the run's results: the repository keeps none
+    assert completed.returncode == 0, completed.stderr[-6000:]
+    assert completed.stdout == shown
 
 
 def test_without_lighteval_the_face_names_its_extra():

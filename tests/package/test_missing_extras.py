@@ -66,7 +66,7 @@ CASES = {
     "the evaluate metric without evaluate": (["evaluate"], imported("exactbleu.metric.evaluate_metric"), "evaluate"),
     "bleu_metric.py without evaluate": (["evaluate"], imported("bleu_metric", "exactbleu.metric.evaluate_metric"),
                                         "evaluate"),
-    "the Space without gradio": (["gradio"], imported("space.page"), "app"),
+    "the Space without gradio": (["gradio"], imported("space.page"), "space"),
 }
 
 

@@ -47,3 +47,22 @@ def test_the_public_entry_points_keep_their_keywords():
                             (exactbleu.sentence_scores, ("threads", "max_tokens", "cache"))):
         parameters = inspect.signature(function).parameters
         assert all(parameters[knob].default is None for knob in knobs), function.__name__
+
+
+def test_the_knobs_are_checked_in_one_place():
+    """``counting.Run.checked`` is the one check of the knobs: no other module checks one of them
+    itself (``check_int("threads", ...)``) or words a message about one (``"threads must ..."``)."""
+    own = ROOT / "exactbleu" / "counting" / "run.py"
+    elsewhere = []
+    for path in sorted((ROOT / "exactbleu").rglob("*.py")):
+        if path == own:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            called = getattr(node.func, "id", getattr(node.func, "attr", None)) if isinstance(node, ast.Call) else None
+            if called == "check_int" and node.args and isinstance(node.args[0], ast.Constant) \
+                    and node.args[0].value in KNOBS:
+                elsewhere.append(f"{path.relative_to(ROOT)}:{node.lineno} checks {node.args[0].value}")
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and any(node.value.startswith(f"{knob} must") for knob in KNOBS):
+                elsewhere.append(f"{path.relative_to(ROOT)}:{node.lineno} words {node.value!r}")
+    assert elsewhere == []

@@ -1,0 +1,65 @@
+"""The environments the README's test command makes (noxfile.py): torch's build chosen by the machine,
+with nothing set first. A machine without a GPU gets the CPU build, never PyPI's CUDA build and its
+gigabytes of nvidia-* packages; a local wheel folder that pip is given (PIP_FIND_LINKS) is still used."""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import tomllib
+
+from conftest import ROOT
+
+NOX_PYTHON = ROOT / ".venv" / "bin" / "python"  # where the README's test command installs nox
+
+
+def a_gpu_is_here():
+    return pathlib.Path("/proc/driver/nvidia").exists() or shutil.which("nvidia-smi") is not None
+
+
+def test_no_environment_of_the_test_command_holds_cuda_packages_on_a_machine_without_a_gpu():
+    environments = sorted(path for path in (ROOT / ".nox").glob("*-env") if path.is_dir())
+    assert pathlib.Path(sys.prefix).resolve() in [path.resolve() for path in environments], sys.prefix
+    for environment in environments:
+        installed = [path.name for path in environment.glob("lib/python*/site-packages/*.dist-info")]
+        assert any(name.startswith("torch-") for name in installed), environment
+        cuda = [name for name in installed if name.lower().startswith("nvidia")]
+        assert not cuda or a_gpu_is_here(), (environment.name, cuda)
+
+
+def backend_chosen(tmp_path, **variables):
+    """UV_TORCH_BACKEND as noxfile.py leaves it, read in a process of its own under ``variables``."""
+    environment = {name: value for name, value in os.environ.items()
+                   if name not in ("PIP_FIND_LINKS", "UV_FIND_LINKS", "UV_TORCH_BACKEND")}
+    code = ("import os, runpy; runpy.run_path('noxfile.py'); "
+            "print(os.environ.get('UV_TORCH_BACKEND', 'unset'), os.environ.get('UV_FIND_LINKS', 'unset'))")
+    completed = subprocess.run([str(NOX_PYTHON), "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                               env=dict(environment, **variables))
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout.split()
+
+
+def test_uv_chooses_torch_by_the_machine_unless_a_local_folder_holds_the_pinned_wheel(tmp_path):
+    assert backend_chosen(tmp_path) == ["auto", "unset"]
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "torch-2.0.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl").touch()
+    assert backend_chosen(tmp_path, PIP_FIND_LINKS=str(tmp_path / "other")) == ["auto", str(tmp_path / "other")]
+    (tmp_path / "wheels").mkdir()
+    pinned = next(requirement for requirement in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+                  ["dependency-groups"]["test"] if requirement.startswith("torch==")).removeprefix("torch==")
+    (tmp_path / "wheels" / f"torch-{pinned}+cpu-cp311-cp311-manylinux_2_28_x86_64.whl").touch()
+    assert backend_chosen(tmp_path, PIP_FIND_LINKS=str(tmp_path / "wheels")) == ["unset", str(tmp_path / "wheels")]
+    assert backend_chosen(tmp_path, UV_TORCH_BACKEND="cu126") == ["cu126", "unset"]
+
+
+def test_the_readmes_commands_are_short_and_ask_for_no_variable_first():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for marker in ("install", "main-job", "test-command"):
+        command = re.search(rf"<!-- {marker} -->\n```bash\n(.*?)\n```", readme, re.DOTALL)
+        assert command, marker
+        assert len(command.group(1)) <= 200 and "\n" not in command.group(1), (marker, command.group(1))
+        assert not re.match(r"\s*(export\s+)?[A-Z_]+=", command.group(1)), (marker, command.group(1))
+    assert not re.search(r"\bexport [A-Z_]+=", readme), "the README asks for a variable to be set first"
