@@ -21,6 +21,7 @@ explain event, called as a raw queue request with 10 MB of text. The server is k
 import argparse
 import concurrent.futures
 import dataclasses
+import itertools
 import json
 import multiprocessing
 import os
@@ -43,7 +44,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 for _variable in ("HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):
     os.environ[_variable] = "1"
 
-from exactbleu import TOKENIZERS, Price  # noqa: E402
+from exactbleu import TOKENIZERS, Price, convention_tokenizers  # noqa: E402
 from space import pricing  # noqa: E402
 from space import requests as space_requests  # noqa: E402
 
@@ -58,7 +59,9 @@ def _random_text(low, high, length, seed):
 
 
 # Inputs to price, each repeated to the size wanted and cut into lines; one without spaces makes
-# runs as long as its lines, which MeCab is priced for apart (exactbleu.Price.RUN_LENGTH).
+# runs as long as its lines, which MeCab and ptb are priced for apart (exactbleu.Price.RUN_LENGTH).
+# Beside symbols and scripts, the constructs that send ptb's lexer from its plain run to its rules:
+# abbreviations, contractions, words it splits, digits before digits, marks, brackets, quotes, URLs.
 PATTERNS = {
     "a.b.": "a.b. ", "1.2.": "1.2. ", "a.": "a. ", "x": "x ", "word": "hello ", "punctuation": "!?,;:",
     "ampersand": "& ", "quote": "' ", "ascii": _random_text(33, 126, 2000, 1),
@@ -66,6 +69,13 @@ PATTERNS = {
     "cjk spaced": " ".join(_random_text(0x4E00, 0x9FFF, 1000, 4)), "hangul": _random_text(0xAC00, 0xD7A3, 2000, 5),
     "kana": _random_text(0x3041, 0x3096, 2000, 6), "symbols": _random_text(0xA0, 0x2FFF, 2000, 7),
     "emoji": _random_text(0x1F300, 0x1F5FF, 2000, 8), "digits": ("1" * 200 + " "),
+    "umlauts": "Grüße ", "Mr.": "Mr. ", "x.": "Haus. ", "a1.": "a1. ", "cannot": "cannot ", "gonna": "gonna ",
+    "don't": "don't ", "x,y": "x,y ", "1 2": "1 2 ", "1a": "1a ", "1,000.5": "1,000.5 ", "sigma": "ΣΣΣ ",
+    "marks": "e\u0301 ", "controls": "\x01\x02 ", "brackets": "(Haus) ", "quoted": '"Haus" ', "a.a.": "a." * 100 + " ",
+    "url": "http://a.b/c?d=e ", "email": "a@b.c ", "cjk period": "中文。 ", "long word)": "Donaudampfschifffahrt) ",
+    # A dear character now and then, as in sentences: one may switch a whole line to a dearer path.
+    "comma a line": "hello " * 33 + "hello, ", "quotes a line": "hello " * 33 + "„hello“ ",
+    "sentence": "Die Katze schläft, der Hund nicht. ", "umlauts, commas": "Grüße, Köln. ",
 }
 
 
@@ -93,12 +103,92 @@ def _grown(measure, at_least, start=1000, most=1_000_000):
         size *= 4
 
 
-def measure_prices(tokenizers, at_least=0.3, repeats=2):
+MARGIN = 1.25  # the declared prices: the quietest of several runs, times this
+
+
+def _wmt17_text(size=2000):
+    """WMT17's first lines, a system's and the reference's, as space.pricing joins them: the text
+    whose price the prices are fitted to keep least."""
+    predictions, references = _wmt17(size)
+    return "\n".join(predictions + [line for (line,) in references])
+
+
+def _least_prices(rows, reference):
+    """The prices of the terms (per character, per dear character, per period) that price every row
+    (each term's units, seconds) at least at its time, and the reference (each term's units) at the
+    least, a linear program; and for each term the row that sets it, the tight one it weighs most in."""
+    from scipy.optimize import linprog
+
+    units = [row[:-1] for row in rows]
+    prices = linprog(reference, A_ub=[[-unit for unit in row] for row in units], b_ub=[-row[-1] for row in rows],
+                     bounds=[(0, None)] * len(reference)).x
+    tight = [number for number, row in enumerate(rows)
+             if sum(price * unit for price, unit in zip(prices, units[number])) <= row[-1] * (1 + 1e-6)]
+    setters = [max(tight or range(len(rows)), key=lambda number: prices[term] * units[number][term] / rows[number][-1])
+               for term in range(len(reference))]
+    return list(prices), setters
+
+
+def _pattern_times(tokenize, price, at_least, repeats):
+    """Each pattern, at lines of 100 and 100,000 characters, where no other term charges it (a run, for
+    MeCab's and ptb's): (name, its units of each term, seconds)."""
+    from exactbleu.tokenizers import token_text
+
+    rows = []
+    for name, pattern in PATTERNS.items():
+        for line_length in (100, 100_000):
+            if price.run and line_length >= RUN_LENGTH and " " not in pattern:
+                continue  # charged per squared run
+            seconds, size = _grown(lambda size: _best_of(repeats, token_text, _lines(pattern, size, line_length),
+                                                         tokenize), at_least)
+            text = "\n".join(_lines(pattern, size, line_length))
+            units = {"character": size, "dear": price.dear_characters.count(text) if price.dear else 0,
+                     "period": text.count(".")}
+            rows.append((f"{name}, lines of {line_length:,}", units, seconds))
+    return rows
+
+
+def tokenizer_prices(tokenizer, at_least=0.3, repeats=3):
+    """The measured price of each term of a tokenizer's price, before the margin: {name: (seconds per
+    unit, the input that set it)}. Per character, per dear character and per period (where it has those
+    prices), the prices that bound every pattern and WMT17's lines at the least price for those lines;
+    per line, 'x' lines tokenized, or scored at order 8 with sentence scores."""
+    import exactbleu
+    from exactbleu import resolve_settings
+    from exactbleu.tokenizers import token_text
+
+    tokenize, price = resolve_settings(tokenizer=tokenizer).tokenize, TOKENIZERS[tokenizer].price
+    token_text(["warm up ."], tokenize)
+    rows = _pattern_times(tokenize, price, at_least, repeats)
+    terms = ["character"] + ["dear"] * bool(price.dear) + ["period"] * bool(price.period)
+    wmt17 = _wmt17_text()
+    reference = {"character": len(wmt17), "dear": price.dear_characters.count(wmt17) if price.dear else 0,
+                 "period": wmt17.count(".")}
+    rows.append(("WMT17's lines", reference, _best_of(repeats, token_text, wmt17.split("\n"), tokenize)))
+    fitted, setters = _least_prices([(*(units[term] for term in terms), seconds) for _, units, seconds in rows],
+                                    [reference[term] for term in terms])
+    prices = {f"{tokenizer} {term}": (value, rows[setter][0]) for term, value, setter in zip(terms, fitted, setters)}
+    settings = resolve_settings(tokenizer=tokenizer, max_order=8, sentence_level=True, signature=True)
+    scored = lambda size: _best_of(repeats, lambda: exactbleu.corpus_bleu(["x"] * size, [["x"]] * size, settings,
+                                                                           threads=1))  # noqa: E731
+    seconds, lines = _grown(scored, at_least, most=100_000)
+    tokenized, size = _grown(lambda size: _best_of(repeats, token_text, ["x"] * size, tokenize), at_least)
+    prices[f"{tokenizer} line"] = max((seconds / (2 * lines), "'x' lines, scored at order 8"),
+                                      (tokenized / size, "'x' lines, tokenized"))
+    if price.run:
+        for run in (5_000, 20_000, 80_000):
+            for name in ("digits", "punctuation", "ascii", "hangul", "kana", "cjk", "emoji"):
+                text = (PATTERNS[name].replace(" ", "") * (run // 100 + 1))[:run]
+                value = (_best_of(1, token_text, [text], tokenize) / run**2, f"a run of {run:,} characters: {name}")
+                prices[f"{tokenizer} run"] = max(prices.get(f"{tokenizer} run", value), value)
+    return prices
+
+
+def measure_prices(tokenizers, at_least=0.3, repeats=3):
     """The measured price of each term of space.pricing.cost_of, before its margin: a dict of
     {name: (seconds per unit, the input that set it)}."""
     import exactbleu
     from exactbleu import packed_token_limit, resolve_settings
-    from exactbleu.tokenizers import token_text
 
     def scored(lines, references, settings):
         return exactbleu.corpus_bleu(lines, references, settings, threads=1)
@@ -110,33 +200,7 @@ def measure_prices(tokenizers, at_least=0.3, repeats=2):
             prices[name] = (value, where)
 
     for tokenizer in tokenizers:
-        tokenize = resolve_settings(tokenizer=tokenizer).tokenize
-        token_text(["warm up ."], tokenize)
-        price = TOKENIZERS[tokenizer].price
-        for name, pattern in PATTERNS.items():
-            if price.period and "." in pattern:
-                continue  # charged per period
-            for line_length in (100, 100_000):
-                if price.run and line_length >= RUN_LENGTH and " " not in pattern:
-                    continue  # charged per squared run
-                seconds, size = _grown(lambda size: _best_of(repeats, token_text, _lines(pattern, size, line_length),
-                                                             tokenize), at_least)
-                keep(f"{tokenizer} character", seconds / size, f"{name}, lines of {line_length:,}")
-        settings = resolve_settings(tokenizer=tokenizer, max_order=8, sentence_level=True, signature=True)
-        seconds, lines = _grown(lambda size: _best_of(repeats, scored, ["x"] * size, [["x"]] * size, settings),
-                                at_least, most=100_000)
-        keep(f"{tokenizer} line", seconds / (2 * lines), "'x' lines, scored at order 8")
-        if tokenizer == "moses":
-            for name in ("1.2.", "a.b.", "a."):
-                seconds, size = _grown(lambda size: _best_of(repeats, token_text, _lines(PATTERNS[name], size, 1000),
-                                                             tokenize), at_least)
-                keep("moses period", seconds / (size * PATTERNS[name].count(".") / len(PATTERNS[name])), name)
-        if price.run:
-            for run in (5_000, 20_000, 80_000):
-                for name in ("digits", "punctuation", "ascii", "hangul", "kana", "cjk", "emoji"):
-                    text = (PATTERNS[name].replace(" ", "") * (run // 100 + 1))[:run]
-                    seconds = _best_of(1, token_text, [text], tokenize)
-                    keep(f"{tokenizer} run", seconds / run**2, f"a run of {run:,} characters: {name}")
+        prices.update(tokenizer_prices(tokenizer, at_least, repeats))
     # Counting, per order: packed keys hold a segment whose references have fewer than
     # 2**bits distinct tokens; every character of this text is a distinct token.
     for order in range(1, 9):
@@ -205,20 +269,29 @@ def calibration(tokenizers, orders=(1, 2, 4, 8), target=0.5, repeats=2):
 
 
 def print_prices(tokenizers, quick):
-    prices = measure_prices(tokenizers, at_least=0.05 if quick else 0.3, repeats=1 if quick else 2)
-    print("| price of | measured | declared (twice the most of three runs) | set by |")
+    prices = measure_prices(tokenizers, at_least=0.05 if quick else 0.15, repeats=1 if quick else 3)
+    prices.update(measure_convention_prices(repeats=1 if quick else 3, lines=100 if quick else 2000))
+    print(f"| price of | measured (the quietest run) | declared (a tokenizer's, {MARGIN:g} times its measure) "
+          f"| set by |")
     print("|---|---|---|---|")
     for name, (value, where) in prices.items():
         used = declared_price(name)
         print(f"| {name} | {value * 1e6:.3g} µs | {used * 1e6:.3g} µs | {where} |" if used is not None else
               f"| {name} | {value * 1e6:.3g} µs | | {where} |")
     print()
-    worst = calibration(tokenizers, orders=(2, 8) if quick else (1, 2, 4, 8), target=0.05 if quick else 0.5,
+    worst = calibration(tokenizers, orders=(2, 8) if quick else (1, 2, 4, 8), target=0.05 if quick else 0.25,
                         repeats=1 if quick else 2)
     print("| tokenizer | most measured / estimated | on |")
     print("|---|---|---|")
     for tokenizer, (ratio, where) in worst.items():
         print(f"| {tokenizer} | {ratio:.2f} | {where} |")
+    print()
+    rows, taken, fits = convention_calibration((20, 50) if quick else (100, 400, 1000, 2000), repeats=1 if quick else 3)
+    print('| "Which BLEU?", WMT17 lines | price | measured (the quietest of 3 runs) | price / measured |')
+    print("|---|---|---|---|")
+    for size, price, seconds in rows:
+        print(f"| {size:,} | {price:.2f} s | {seconds:.2f} s | {price / seconds:.2f} |")
+    print(f"\nThe price takes up to {taken:,} lines in {pricing.MAX_SECONDS:g} s; the work fits about {fits:,}.")
 
 
 def declared_price(name):
@@ -232,7 +305,69 @@ def declared_price(name):
         return pricing.EXPLAIN_PRICE
     if words[0] == "paired":
         return pricing.PAIRED_PRICES[words[1]][0 if words[-1] == "fixed" else 1]
+    if words[0] == "convention":
+        return pricing.CONVENTION_PRICE
+    if words[0] == "sentence":
+        return pricing.SENTENCE_PRICES.get(words[1], pricing.SENTENCE_PRICE)
     return None
+
+
+# --- "Which BLEU?" ------------------------------------------------------------------------------
+
+def _wmt17(size, system="KIT.4950.de"):
+    predictions = _read(WMT17 / "systems" / system)[:size]
+    return predictions, [[line] for line in _read(WMT17 / "newstest2017.ref.de")[:size]]
+
+
+def measure_convention_prices(repeats=2, lines=2000):
+    """The measured prices of scoring "Which BLEU?"'s conventions: per convention, on one line; per
+    segment of each smoothing method's sentence scores, on WMT17's lines (lines without a match cost
+    NLTK's methods 5 to 7 up to a third more, one-word lines less). A dict as measure_prices gives."""
+    import exactbleu
+    from exactbleu import resolve_settings, scored_rows, statistics
+
+    tokenizer, line = space_requests.DEFAULT_TOKENIZER, "the cat sat on the mat"
+    found = exactbleu.conventions([line], [[line]], tokenizers=[tokenizer])
+    seconds = _best_of(repeats + 1, lambda: exactbleu.conventions([line], [[line]], tokenizers=[tokenizer]))
+    prices = {"convention": (seconds / pricing.convention_work(tokenizer, (1,)).conventions, "one line")}
+    methods = {}
+    for row in found:
+        if row.aggregate != "corpus":
+            settings = resolve_settings(row.preset, **row.options)
+            methods.setdefault(settings.scoring.smooth_method or "HF", settings)
+    predictions, references = _wmt17(lines)
+    for method, settings in methods.items():
+        counted = statistics(predictions, references, settings)
+        prices[f"sentence {method}"] = (_best_of(repeats, scored_rows, counted, settings) / lines,
+                                        f"WMT17, {lines:,} lines")
+    return prices
+
+
+def conventions_price(predictions, references):
+    """space's price of "Which BLEU?" on these lines, with no language, over the limit or not."""
+    names = convention_tokenizers()
+    costs = {name: pricing.cost_of(predictions, references, name, 5) for name in names}
+    return pricing.conventions_cost(costs, [len(these) for these in references], 5).seconds
+
+
+def convention_calibration(sizes, repeats=2):
+    """"Which BLEU?" on WMT17's lines: its price and its measured time (the best of ``repeats``)
+    at each size, and the most lines the price takes and the work fits in MAX_SECONDS."""
+    import exactbleu
+
+    rows = []
+    exactbleu.conventions(*_wmt17(5))  # the tokenizers' first calls load what they use
+    for size in sizes:
+        predictions, references = _wmt17(size)
+        seconds = _best_of(repeats, lambda: exactbleu.conventions(predictions, references))
+        rows.append((size, conventions_price(predictions, references), seconds))
+    low, high = 1, 3004  # WMT17's lines
+    while low < high:  # the price grows with the lines: the most it takes
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if conventions_price(*_wmt17(middle)) <= pricing.MAX_SECONDS else (low, middle - 1)
+    (small, _, before), (large, _, after) = rows[-2], rows[-1]  # the time is linear in the lines, past a few
+    fits = int(small + (pricing.MAX_SECONDS - before) * (large - small) / max(after - before, 1e-9))
+    return rows, low, fits
 
 
 

@@ -1,19 +1,21 @@
 """What a request may cost, known before any of its work runs.
 
-Every registered tokenizer declares its price (``exactbleu.Price``): seconds per
-character, per line, and per known blow-up, measured by ``python benchmarks/load.py prices`` on the
-dearest inputs found, the most of three runs times 2 (the same input measured up to three times as
-slow at another hour of this shared machine). Counting n-grams has its own prices, per token, by
-max order. Each input's whole time is charged to one term, so a mix of them is priced at least at
-its cost. A request over the limits gets a message saying which, and what to do instead.
+Every registered tokenizer declares its price (``exactbleu.Price``): seconds per character, more per
+character of the class that costs it most (punctuation, characters beyond ASCII, where ptb's rules
+run), per line, and per known blow-up, measured by ``python benchmarks/load.py prices`` on the
+dearest inputs found, the quietest of several runs times a margin. Counting n-grams has its own
+prices, per token, by max order. The dearest inputs of each term are priced whole by it, so a mix of
+them is priced at least at its cost. "Which BLEU?" is priced by the conventions the library scores.
+A request over the limits gets a message saying which, and what to do instead.
 """
 
+import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from exactbleu import TOKENIZERS, Price, packed_token_limit
+from exactbleu import TOKENIZERS, Price, convention_tokenizers, conventions, packed_token_limit, resolve_settings
 
 RUN_LENGTH = Price.RUN_LENGTH
 
@@ -25,8 +27,16 @@ MAX_SECONDS = 5.0  # of work, estimated before any of it runs
 PACKED_PRICE = (0.3e-6, 0.33e-6, 0.36e-6, 0.33e-6, 0.41e-6, 0.42e-6, 0.42e-6, 0.4e-6)
 DEFINITION_PRICE = (0.3e-6, 0.45e-6, 4.1e-6, 5e-6, 5.1e-6, 5.5e-6, 6e-6, 7.6e-6)
 EXPLAIN_PRICE = 0.1e-6  # per token and order: explain() builds a dict per n-gram
+# "Which BLEU?" (exactbleu.conventions) scores every convention from counts made once per
+# tokenization and reference rule: a price per convention (its settings, corpus score and rows), and
+# per segment for each that also takes the mean of sentence scores, by smoothing method: NLTK's
+# methods 5 to 7 score each segment alone, in exact ratios, the others all at once. Nearly the same
+# work for any text (lines without a match cost methods 5 to 7 up to a third more), so priced at its
+# measure on WMT17's lines, the quietest of several runs, with no margin: the price is what it takes.
+CONVENTION_PRICE = 0.5e-3
+SENTENCE_PRICES = {"method5": 16e-6, "method6": 13e-6, "method7": 16e-6}
+SENTENCE_PRICE = 1.2e-6  # every other method, HF's smooth flag and COCO's, with a convention's reference lengths
 # The paired tests resample per line: (seconds, seconds per line), by test, at its default samples.
-CONVENTIONS_PRICE = 2e-3  # s a segment: its sentence scores under every convention (5.4 s for WMT17's 3,004)
 PAIRED_PRICES = {"bootstrap": (0.03, 93e-6), "randomization": (0.5, 83e-6)}
 COMMAND_LINE = "score big corpora with the command line, `python -m exactbleu`"
 
@@ -41,10 +51,55 @@ class Cost(NamedTuple):
     tokens: int  # at most this many tokens: characters other than spaces and line breaks
     seconds: float  # at most about this much work, by the prices
     why: str  # what the price is made of, for a message
+    counted: int = 0  # the tokens its counting is priced for: fewer, where the tokenizer bounds them closer
+    references: tuple[int, ...] = ()  # how many references its lines hold, each number once
 
 
 # A run starts only after a space, a line break or the start: so the search is linear in the text.
 _LONG_RUN = re.compile(f"(?<![^ \n])[^ \n]{{{RUN_LENGTH},}}")
+# Dear characters are counted this many characters at a time (to a line break), and no further once
+# they alone are over the limit: a text that is refused whatever else it holds is never counted whole
+# (ptb's count takes up to 1 µs a character on text of abbreviations).
+_PIECE = 1 << 16
+
+
+def _dear(price: Price, text: str, characters: int, tokens: int) -> int:
+    """How many of the text's characters are dear to the tokenizer; all of them, uncounted, in a text
+    over the token limit, which is refused whatever it holds."""
+    if not (price.dear or (price.tokens and price.tokens[1])):
+        return 0
+    if tokens > MAX_TOKENS:
+        return characters
+    most, count, start = MAX_SECONDS / price.dear if price.dear else float("inf"), 0, 0
+    while start < len(text) and count <= most:
+        end = text.find("\n", start + _PIECE) + 1 or len(text)
+        count += price.dear_characters.count(text[start:end])
+        start = end
+    return count
+
+
+def _most_tokens(price: Price, text: str, tokens: int, dear: int) -> int:
+    """At most how many tokens the tokenizer makes of the text: ``tokens``, a token a character, or
+    fewer, where it bounds its tokens by its words and its dear characters."""
+    if price.tokens is None or tokens > MAX_TOKENS:
+        return tokens
+    per_word, per_dear = price.tokens
+    return min(tokens, per_word * len(text.split()) + per_dear * dear)
+
+
+def _unpacked(price: Price, predictions: Sequence[str], references: Sequence[Sequence[str]], limit: int) -> int:
+    """The tokens (at most) of the segments whose references may hold too many distinct tokens for
+    packed keys: first by their characters, then by the tokenizer's bounds."""
+    unpacked = 0
+    for prediction, segment in zip(predictions, references):
+        if sum(map(len, segment)) >= limit:
+            joined = "\n".join(segment)
+            most = _most_tokens(price, joined, len(joined), _dear(price, joined, len(joined), 0))
+            distinct = most if price.distinct_tokens is None else min(most, price.distinct_tokens(joined))
+            if distinct >= limit:  # every token of the segment is then counted by the definition
+                unpacked += most + _most_tokens(price, prediction, len(prediction),
+                                                _dear(price, prediction, len(prediction), 0))
+    return unpacked
 
 
 def cost_of(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: str, max_order: int) -> Cost:
@@ -56,20 +111,22 @@ def cost_of(predictions: Sequence[str], references: Sequence[Sequence[str]], tok
     lines = len(predictions) + sum(map(len, references))
     characters = len(text) - (lines - 1)
     tokens = characters - text.count(" ")
+    dear = _dear(price, text, characters, tokens)
+    counted = _most_tokens(price, text, tokens, dear)
     periods = text.count(".") if price.period else 0
     runs = [match.end() - match.start() for match in _LONG_RUN.finditer(text)] if price.run else []
-    reference_lengths = [sum(map(len, segment)) for segment in references]
-    unpacked = sum(len(prediction) + length for prediction, length in zip(predictions, reference_lengths)
-                   if length >= packed_limit)
-    seconds = (characters * price.character + lines * price.line + periods * price.period
+    unpacked = _unpacked(price, predictions, references, packed_limit) if tokens <= MAX_TOKENS else characters
+    seconds = (characters * price.character + dear * price.dear + lines * price.line + periods * price.period
                + sum(run * run for run in runs) * price.run
-               + tokens * PACKED_PRICE[max_order - 1] + unpacked * DEFINITION_PRICE[max_order - 1])
+               + counted * PACKED_PRICE[max_order - 1] + unpacked * DEFINITION_PRICE[max_order - 1])
     why = f"{characters:,} characters in {lines:,} lines"
+    if price.dear and dear:
+        why += f", {dear:,} of them dear to it ({price.dear_characters.what})"
     if periods:
         why += f", {periods:,} periods"
     if runs:
         why += f", a run of {max(runs):,} characters without a space"
-    return Cost(tokens, seconds, why)
+    return Cost(tokens, seconds, why, counted, tuple(sorted(set(map(len, references)))))
 
 
 def checked_cost(cost: Cost, tokenizer: str, limit: int = MAX_TOKENS, what: str = "the texts",
@@ -79,9 +136,12 @@ def checked_cost(cost: Cost, tokenizer: str, limit: int = MAX_TOKENS, what: str 
         raise InputError(f"{what} hold up to {cost.tokens:,} tokens (any character but a space or a line break "
                          f"may be one), more than the {limit:,} the Space takes; {advice}")
     if cost.seconds > MAX_SECONDS:
-        raise InputError(f"{what} would take up to {cost.seconds:.1f} s with tokenizer {tokenizer!r} ({cost.why}); "
-                         f"the Space takes requests of up to {MAX_SECONDS:g} s: send fewer lines, choose a cheaper "
-                         f"tokenizer, or {advice}")
+        # "Which BLEU?" runs every tokenizer of the language (names joined by "+"): no cheaper one to choose.
+        tokenizers = tokenizer.split("+")
+        using = f"tokenizer {tokenizer!r}" if len(tokenizers) == 1 else f"tokenizers {', '.join(tokenizers)}"
+        instead = "send fewer lines" + (", choose a cheaper tokenizer" if len(tokenizers) == 1 else "")
+        raise InputError(f"{what} would take up to {cost.seconds:.1f} s with {using} ({cost.why}); the Space takes "
+                         f"requests of up to {MAX_SECONDS:g} s: {instead}, or {advice}")
     return cost
 
 
@@ -90,11 +150,49 @@ def explain_cost(cost: Cost, max_order: int) -> Cost:
     return cost._replace(seconds=2 * cost.seconds + cost.tokens * max_order * EXPLAIN_PRICE)
 
 
-def conventions_cost(costs: Sequence[Cost], segments: int) -> Cost:
-    """Every convention: each tokenization counted twice (as written and lowercased), then each
-    segment scored under every smoothing method, NLTK's methods 5 to 7 the dearest."""
-    return Cost(max(cost.tokens for cost in costs), 2 * sum(cost.seconds for cost in costs)
-                + segments * CONVENTIONS_PRICE, costs[0].why)
+class ConventionWork(NamedTuple):
+    """What ``exactbleu.conventions`` does for one tokenizer: its tokenizations (one per case), the
+    countings of each (one per reference rule), its conventions, and the smoothing method of each
+    one that also scores every sentence."""
+
+    tokenizations: int
+    countings: int
+    conventions: int
+    sentence_methods: tuple[str | None, ...]
+
+
+@functools.lru_cache(maxsize=16)
+def convention_work(tokenizer: str, references: tuple[int, ...]) -> ConventionWork:
+    """What the conventions are for a corpus whose lines hold these numbers of references (each once),
+    read off the library's own run on one line per number: however many conventions come to be, the
+    price follows them. About 0.1 s, once a server for each."""
+    line = "the cat sat on the mat"  # every convention's score is finite on it: none is left out
+    found = conventions([line] * len(references), [[line] * count for count in references], tokenizers=[tokenizer])
+    each = {(row.aggregate, row.preset, repr(sorted(row.options.items()))): row for row in found}  # both scales
+    settings = {key: resolve_settings(row.preset, None, **row.options) for key, row in each.items()}
+    return ConventionWork(len({used.tokenize.lowercase for used in settings.values()}),
+                          len({used.statistics.keep_references for used in settings.values()}),
+                          sum(key[0] == "corpus" for key in settings),
+                          tuple(used.scoring.smooth_method for key, used in settings.items() if key[0] != "corpus"))
+
+
+def conventions_cost(costs: Mapping[str, Cost] | Sequence[Cost], references: Sequence[int] | int,
+                     max_order: int = 5) -> Cost:
+    """Every convention (``costs``: each tokenizer's ``cost_of`` the texts, counted through
+    ``max_order``, by name or in a list; ``references``: how many each line holds, or just how many
+    lines there are, whose references the costs tell): each tokenization priced as its tokenizer is,
+    counted again for each further reference rule, then every convention scored."""
+    found = list(costs.values()) if isinstance(costs, Mapping) else list(costs)
+    counts = found[0].references if isinstance(references, int) else tuple(sorted(set(references)))
+    lines = references if isinstance(references, int) else len(references)
+    # conventions() crosses every tokenizer with the same conventions: the first one's tell them all.
+    work = convention_work(convention_tokenizers()[0], counts)
+    counting = (work.countings - 1) * PACKED_PRICE[max_order - 1]
+    scoring = (work.conventions * CONVENTION_PRICE
+               + lines * sum(SENTENCE_PRICES.get(method or "", SENTENCE_PRICE) for method in work.sentence_methods))
+    seconds = sum(work.tokenizations * (cost.seconds + cost.counted * counting) + scoring for cost in found)
+    why = f"{found[0].why}, {work.conventions * len(found):,} conventions"
+    return Cost(max(cost.tokens for cost in found), seconds, why, max(cost.counted for cost in found), counts)
 
 
 def paired_cost(cost: Cost, test: str, lines: int) -> Cost:

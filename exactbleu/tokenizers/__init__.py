@@ -15,8 +15,13 @@ from collections.abc import Callable, Iterable
 from . import mecab, moses, ptb, simple, spm, tokenizer_13a
 from .ptb import ptb_tokens
 from .registry import (
+    NON_ASCII,
+    NOT_PLAIN_ASCII,
+    PUNCTUATION_AND_TENTHS,
     RUN_LENGTH,
+    SYMBOLS,
     TOKENIZERS,
+    DearCharacters,
     Needs,
     Price,
     Tokenizer,
@@ -40,11 +45,16 @@ from .tokenizing import (
 
 __all__ = [
     "DEFAULT",
+    "NON_ASCII",
+    "NOT_PLAIN_ASCII",
     "OTHER_SPACES",
     "OTHER_SPACES_TO_SPACE",
+    "PUNCTUATION_AND_TENTHS",
     "RUN_LENGTH",
+    "SYMBOLS",
     "TOKENIZERS",
     "WORDS",
+    "DearCharacters",
     "Needs",
     "Price",
     "Tokenizer",

@@ -4,7 +4,7 @@ language its ``lang`` setting names."""
 from typing import TYPE_CHECKING
 
 from ..registry import Option, install_command
-from .registry import Needs, Price, Tokenizer
+from .registry import NOT_PLAIN_ASCII, Needs, Price, Tokenizer
 
 if TYPE_CHECKING:
     from sacremoses import MosesTokenizer
@@ -33,6 +33,7 @@ LANG = Option("lang", "tokenize", "en", 'the language of the `"moses"` tokenizer
 
 TOKENIZER = Tokenizer(
     "moses", lambda settings: lambda line: tokenize_moses(line, str(settings["lang"])),
-    "sacremoses' `MosesTokenizer(lang)`, `escape=False`", Price(character=8.5e-6, line=64e-6, period=1.1e-3),
+    "sacremoses' `MosesTokenizer(lang)`, `escape=False`",
+    Price(character=8.5e-6, line=64e-6, dear=8.5e-6, dear_characters=NOT_PLAIN_ASCII, period=1.1e-3),
     rstrip=False, signature=lambda settings: f"moses-{settings['lang']}", settings=(LANG,),
     needs=Needs(("sacremoses",), "`sacremoses`", install_command("moses")))

@@ -9,31 +9,98 @@ docs' table and the Space read these declarations; nothing else names a tokenize
 """
 
 import dataclasses
+import functools
 import importlib.util
 import re
+import string
 from collections.abc import Callable, Mapping
-from typing import ClassVar, Optional
+from typing import TYPE_CHECKING, ClassVar, Optional
 
 from ..registry import MissingExtra, Option, Registry, markdown_table
+
+if TYPE_CHECKING:
+    import regex
 
 # A tokenizer's settings, checked: its options' values by name.
 TokenizerSettings = Mapping[str, object]
 Segmenter = Callable[[str], list[str]]
 
 
+_ASCII_PUNCTUATION = string.punctuation.encode()  # every one of them Unicode's P* or S*
+
+
+@dataclasses.dataclass(frozen=True)
+class DearCharacters:
+    """The characters that cost a tokenizer more than plain text does, in the docs' words, and how
+    many a text holds (``count``): counted before any tokenizing, at a small part of what tokenizing
+    the text costs (bytes.translate, 1 ns a character; a regex, tens)."""
+
+    what: str
+    count: Callable[[str], int]
+
+
+def _ascii_punctuation(text: str) -> int:
+    octets = text.encode("utf-8", "surrogatepass")  # in UTF-8 a byte below 0x80 is an ASCII character
+    return len(octets) - len(octets.translate(None, _ASCII_PUNCTUATION))
+
+
+def _non_ascii(text: str) -> int:
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
+def _not_plain_ascii(text: str) -> int:
+    return len(text) - len(text.encode("ascii", "ignore").translate(None, _ASCII_PUNCTUATION))
+
+
+@functools.cache
+def _symbol_runs() -> "regex.Pattern[str]":
+    import regex  # Unicode's categories; loaded when first priced, as the command line's --help needs none
+
+    return regex.compile(r"[\p{P}\p{S}]+")
+
+
+def _symbols(text: str) -> int:
+    # A run at a time: one match a character would cost ten times as much on text of symbols.
+    return _ascii_punctuation(text) if text.isascii() else len(text) - len(_symbol_runs().sub("", text))
+
+
+def _punctuation_and_tenths(text: str) -> int:
+    # A character beyond ASCII costs 13a's split a tenth of what a punctuation mark does.
+    return _ascii_punctuation(text) + (_non_ascii(text) + 9) // 10
+
+
+PUNCTUATION_AND_TENTHS = DearCharacters("ASCII punctuation and symbols, and a tenth of the characters beyond ASCII",
+                                   _punctuation_and_tenths)
+SYMBOLS = DearCharacters("Unicode punctuation and symbols", _symbols)
+NON_ASCII = DearCharacters("characters beyond ASCII", _non_ascii)
+NOT_PLAIN_ASCII = DearCharacters("characters beyond ASCII, and ASCII punctuation and symbols", _not_plain_ascii)
+
+
 @dataclasses.dataclass(frozen=True)
 class Price:
     """What a tokenizer costs, in seconds of one core of the Space's 2-core machine, as
-    ``python benchmarks/load.py prices`` measures it on the dearest inputs found: per character,
-    per line, and for two known blow-ups: per period (sacremoses checks each token that ends in a
-    period against its whole alphabet, up to 1 ms a token, as in "1.2.") and per squared length
-    of each run of ``RUN_LENGTH`` or more characters without a space or line break (MeCab groups
-    a run of unknown characters in quadratic time: 7 s for a run of 80,000)."""
+    ``python benchmarks/load.py prices`` measures it on the dearest inputs found: per character (the
+    dearest plain one), per line, and more (``dear``) per character of its ``dear_characters``, the
+    class whose characters cost it most (a period or a symbol, a character beyond ASCII), so that
+    the plain text most requests hold is priced at about what it costs and text of dear characters
+    at what those cost; and for two known blow-ups: per period (sacremoses checks each token that
+    ends in a period against its whole alphabet, up to 1 ms a token, as in "1.2.") and per squared
+    length of each run of ``RUN_LENGTH`` or more characters without a space or line break (MeCab
+    groups a run of unknown characters in quadratic time: 7 s for a run of 80,000).
+    ``tokens``: where a tokenizer's tokens are bounded by its words (runs without whitespace) and its
+    dear characters, the most tokens it makes of a word and of a dear character (the n-grams counted
+    are priced per token); None: a token per character other than a space. ``distinct_tokens``: a
+    bound on the distinct tokens of a text where one is cheaper than its tokens (``char``'s: its
+    distinct characters), which decides how a segment's n-grams are counted."""
 
     character: float
     line: float
+    dear: float = 0.0
+    dear_characters: DearCharacters = SYMBOLS
     period: float = 0.0
     run: float = 0.0
+    tokens: tuple[int, int] | None = None
+    distinct_tokens: Callable[[str], int] | None = None
 
     RUN_LENGTH: ClassVar[int] = 256  # shorter runs cost MeCab at most RUN_LENGTH * run per character, in `character`
 
@@ -161,19 +228,25 @@ def takers(setting: str) -> list[str]:
     return [name for name, tokenizer in TOKENIZERS.items() if any(one.name == setting for one in tokenizer.settings)]
 
 
+def _price_text(price: Price) -> str:
+    """A price in the docs' words."""
+    text = f"{price.character * 1e6:.2g} µs a character, {price.line * 1e6:.2g} µs a line"
+    if price.dear:
+        text += f", {price.dear * 1e6:.2g} µs more for each of its {price.dear_characters.what}"
+    if price.period:
+        text += f", {price.period * 1e3:.2g} ms a period"
+    if price.run:
+        text += f", {price.run * 1e9:.2g} ns per squared run of {RUN_LENGTH}+ characters without a space"
+    return text
+
+
 def tokenizers_table() -> str:
     """The docs' table of the registered tokenizers."""
     rows = []
     for tokenizer in TOKENIZERS.values():
-        price = tokenizer.price
-        text = f"{price.character * 1e6:.2g} µs a character, {price.line * 1e6:.2g} µs a line"
-        if price.period:
-            text += f", {price.period * 1e3:.2g} ms a period"
-        if price.run:
-            text += f", {price.run * 1e9:.2g} ns per squared run of {RUN_LENGTH}+ characters without a space"
         settings = ", ".join(f"`{setting.name}`" for setting in tokenizer.settings) or "-"
         needs = f"{tokenizer.needs.what} (`{tokenizer.needs.install}`)" if tokenizer.needs else "-"
         rows.append([f"`{tokenizer.name}`", tokenizer.describe, "yes" if tokenizer.rstrip else "no", settings, needs,
-                     text])
+                     _price_text(tokenizer.price)])
     return markdown_table(["tokenizer", "what it gives", "right-strips", "settings", "needs", "the Space's price"],
                           rows)

@@ -5,7 +5,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from .registry import Price, Tokenizer, fixed
+from .registry import NON_ASCII, NOT_PLAIN_ASCII, SYMBOLS, Price, Tokenizer, fixed
 from .tokenizer_13a import one_per_line, split_mteval_punctuation
 
 if TYPE_CHECKING:
@@ -67,13 +67,17 @@ def char_text(lines: list[str]) -> str | None:
 TOKENIZERS = (
     Tokenizer("intl", fixed(tokenize_intl),
               "sacrebleu's mteval-v14 international: Unicode punctuation and symbols split off",
-              Price(character=1.6e-6, line=19e-6)),
+              Price(character=0.64e-6, line=4e-6, dear=2.1e-6, dear_characters=SYMBOLS, tokens=(1, 2))),
     Tokenizer("zh", fixed(tokenize_zh), "sacrebleu's Chinese: a token per CJK character",
-              Price(character=2.9e-6, line=26e-6), languages=("zh",)),
-    Tokenizer("char", fixed(tokenize_char), "sacrebleu's: a token per character", Price(character=0.45e-6, line=8e-6),
+              Price(character=0.4e-6, line=18e-6, dear=5.4e-6, dear_characters=NOT_PLAIN_ASCII, tokens=(1, 2)),
+              languages=("zh",)),
+    Tokenizer("char", fixed(tokenize_char), "sacrebleu's: a token per character",
+              Price(character=0.033e-6, line=1.2e-6, dear=0.19e-6, dear_characters=NON_ASCII,
+                    distinct_tokens=lambda text: len(set(text))),
               token_text=char_text),
     Tokenizer("none", fixed(tokenize_none), "sacrebleu's: whitespace-separated words (NLTK's usual input)",
-              Price(character=0.05e-6, line=9e-6), token_text=one_per_line),
+              Price(character=0.045e-6, line=1e-6, dear=0.15e-6, dear_characters=NON_ASCII, tokens=(1, 0)),
+              token_text=one_per_line),
 )
 # The whitespace tokenizer: token ids are scored as their ids written as words under it.
 WORDS = TOKENIZERS[-1].name

@@ -14,7 +14,7 @@ place where it is measured to win, and tests/tokenizers/test_tokenizer_13a.py ho
 import re
 from typing import TYPE_CHECKING
 
-from .registry import Price, Tokenizer, UncutText, fixed
+from .registry import PUNCTUATION_AND_TENTHS, Price, Tokenizer, UncutText, fixed
 
 if TYPE_CHECKING:  # only the counting engine's form needs numpy, and imports it when it runs
     import numpy as np
@@ -189,4 +189,5 @@ def cuts_13a(octets: "NDArray[np.uint8]") -> "NDArray[np.bool_]":
 
 
 TOKENIZER = Tokenizer("13a", fixed(tokenize_13a), "mteval-v13a: HF's `bleu`, sacrebleu's default and WMT's",
-                      Price(character=0.45e-6, line=21e-6), rstrip=False, token_text=text_13a, uncut_text=uncut_13a)
+                      Price(character=0.034e-6, line=1.5e-6, dear=1.7e-6, dear_characters=PUNCTUATION_AND_TENTHS,
+                            tokens=(1, 2)), rstrip=False, token_text=text_13a, uncut_text=uncut_13a)

@@ -57,6 +57,27 @@ def test_a_registered_tokenizer_appears_everywhere(shouting):
         tokenizers.tokenizers_table()
 
 
+def test_a_tokenizer_pays_more_for_its_dear_characters():
+    """A tokenizer that declares the characters dear to it pays more for each; one that cuts words only
+    at them has its counting priced for its words and so many tokens more per dear character; and ptb's
+    dear characters are where its rules run, none in plain words."""
+    price = Price(character=0.2e-6, line=10e-6, dear=3e-6, dear_characters=tokenizers.SYMBOLS, tokens=(1, 2))
+    TOKENIZERS.register(Tokenizer("symbolic", lambda settings: lambda line: line.split(), "words", price))
+    try:
+        cost = pricing.cost_of(["the cat, sat!"], [["the cat sat"]], "symbolic", 4)
+        # 24 characters, 2 lines, 2 dear ones; 20 that may be tokens, but at most 6 words and 2 * 2 more
+        assert (cost.tokens, cost.counted) == (20, 10)
+        assert cost.seconds == pytest.approx(24 * 0.2e-6 + 2 * 3e-6 + 2 * 10e-6 + 10 * pricing.PACKED_PRICE[3])
+        assert "0.2 µs a character, 10 µs a line, 3 µs more for each of its Unicode punctuation and symbols |" in \
+            tokenizers.tokenizers_table()
+        assert tokenizers.SYMBOLS.count("„Ja“, sagte er — 5 € & mehr") == 6
+    finally:
+        TOKENIZERS.unregister("symbolic")
+    rules = TOKENIZERS["ptb"].price.dear_characters
+    assert rules.count("a man riding a wave on a surfboard, then another wave.") == 0
+    assert 0 < rules.count("Mr. Smith's dog") < rules.count("Mr. Smith's dog (brown)")
+
+
 def _checked_volume(value, tokenizer):
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 3:
         raise ValueError(f"volume must be an int from 1 to 3, got {value!r}")
@@ -179,6 +200,8 @@ PATTERNS = {
     "cjk": "".join(chr(0x4E00 + (37 * i) % 20000) for i in range(2000)),
     "hangul": "".join(chr(0xAC00 + (41 * i) % 11000) for i in range(2000)),
     "kana": "".join(chr(0x3041 + (5 * i) % 85) for i in range(2000)),
+    # ptb's dearest: each word of these sends its lexer from the plain run to its rules.
+    "titles": "Mr. ", "contractions": "don't ", "digits apart": "1 2 ", "brackets": "(Haus) ",
 }
 
 

@@ -4,6 +4,7 @@ API (never evaluate), dear requests priced and refused before any tokenizing, an
 import contextlib
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ import pytest
 
 from conftest import ROOT
 
+import exactbleu
 from space import pricing
 from space import requests as space
 from space_helpers import PREDICTIONS, REFERENCES, REFERENCES_2, TRANSFORMERS_BLEU, metric_result
@@ -162,3 +164,80 @@ def test_a_cheap_job_cancelled_midway_never_answers_the_next_one():
             workers.close()
 
     assert asyncio.run(scenario()) == [1, 2, 3, 4, 5]
+
+
+WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
+
+
+def _wmt17(size, reference_sets=1):
+    """A realistic "Which BLEU?" request: WMT17 system output and reference lines. Further reference
+    sets are other systems' outputs, as a page with more reference sets would hold."""
+    systems = sorted((WMT17 / "systems").iterdir())
+    lines = [path.read_text(encoding="utf-8").splitlines()[:size] for path in systems[:reference_sets]]
+    reference = (WMT17 / "newstest2017.ref.de").read_text(encoding="utf-8").splitlines()[:size]
+    boxes = ["\n".join(these) for these in (lines[0], reference, *lines[1:])]
+    return boxes + [""] * (4 - len(boxes))
+
+
+def _price_and_time(boxes):
+    """A "Which BLEU?" request's price, and the time its work takes: the best of three runs, as the
+    machine's other work only ever slows a run down."""
+    job = space.conventions_job(space.PageInputs.checked(*boxes), None, "")
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        space.run_here(job)
+        times.append(time.perf_counter() - started)
+    return job.cost.seconds, min(times)
+
+
+# The price may be at most 1.5 times the work; below it, the work is allowed 2 times the price, as a
+# busy machine slows the measured run and never the price.
+@pytest.mark.slow  # about 6 s of conventions
+@pytest.mark.parametrize("size", [100, 400])
+def test_which_bleu_is_priced_at_about_what_it_takes(size):
+    price, seconds = _price_and_time(_wmt17(size))
+    assert 1 / 2 <= price / seconds <= 1.5, f"{size} lines: priced {price:.2f} s, took {seconds:.2f} s"
+
+
+@pytest.mark.slow  # about 6 s of conventions
+def test_the_price_of_which_bleu_follows_its_conventions(monkeypatch):
+    """The price counts the conventions that the library scores, so it grows as they do: three
+    reference sets make twice those of one (the first reference alone is a convention too), and the
+    price must grow as the work does. The tokenizers' prices set aside (bounds on their dearest
+    inputs, checked apart); the two requests timed in turns, so that the machine's load, which
+    changes from minute to minute, weighs on both alike."""
+    monkeypatch.setattr(space, "cost_of", lambda *arguments: pricing.cost_of(*arguments)._replace(seconds=0.0))
+    jobs = {sets: space.conventions_job(space.PageInputs.checked(*_wmt17(200, sets)), None, "") for sets in (1, 3)}
+    times = {sets: [] for sets in jobs}
+    for _ in range(3):
+        for sets, job in jobs.items():
+            started = time.perf_counter()
+            space.run_here(job)
+            times[sets].append(time.perf_counter() - started)
+    price_growth = jobs[3].cost.seconds / jobs[1].cost.seconds
+    work_growth = min(times[3]) / min(times[1])
+    assert 1 / 1.5 <= price_growth / work_growth <= 1.5, f"price x{price_growth:.2f}, work x{work_growth:.2f}"
+
+
+def test_the_price_counts_every_convention_the_library_scores():
+    """The price reads the conventions off the library's run with one tokenizer: every tokenizer,
+    and the language's, gets those same conventions."""
+    predictions, references = ["the cat sat", "a dog"], [["the cat sat", "a cat sat"], ["a dog ran", "dogs"]]
+    for language in ("", "zh"):
+        names = exactbleu.convention_tokenizers(language or None)
+        rows = exactbleu.conventions(predictions, references, language=language or None)
+        scored = {(row.signature, row.preset, repr(sorted(row.options.items()))) for row in rows
+                  if row.aggregate == "corpus"}
+        assert len(scored) == len(names) * pricing.convention_work(names[0], (2,)).conventions
+
+
+def test_the_lines_the_docs_say_fit_are_those_the_price_takes():
+    """docs/space.md states how many WMT17 lines "Which BLEU?" takes: as many are priced within the
+    limit, and a tenth more are refused."""
+    stated = re.search(r"about ([\d,]+) WMT17 lines fit in the 5 s", (ROOT / "docs" / "space.md").read_text())
+    assert stated, "docs/space.md no longer states the lines that fit"
+    lines = int(stated.group(1).replace(",", ""))
+    assert space.conventions_job(space.PageInputs.checked(*_wmt17(lines)), None, "").cost.seconds <= pricing.MAX_SECONDS
+    with pytest.raises(pricing.InputError, match="every convention of the texts would take up to"):
+        space.conventions_job(space.PageInputs.checked(*_wmt17(lines * 11 // 10)), None, "")
