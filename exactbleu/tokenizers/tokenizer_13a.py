@@ -189,5 +189,5 @@ def cuts_13a(octets: "NDArray[np.uint8]") -> "NDArray[np.bool_]":
 
 
 TOKENIZER = Tokenizer("13a", fixed(tokenize_13a), "mteval-v13a: HF's `bleu`, sacrebleu's default and WMT's",
-                      Price(character=0.034e-6, line=1.5e-6, dear=1.7e-6, dear_characters=PUNCTUATION_AND_TENTHS,
+                      Price(character=0.05e-6, line=1.5e-6, dear=1.7e-6, dear_characters=PUNCTUATION_AND_TENTHS,
                             tokens=(1, 2)), rstrip=False, token_text=text_13a, uncut_text=uncut_13a)

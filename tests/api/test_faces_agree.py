@@ -150,6 +150,7 @@ def space_arguments(options):
 # statistics counted lowercased; NLTK's weights with sacrebleu's smoothing; an explicit None at
 # compute time, which is the default there as everywhere (effective order at load, under NLTK's
 # preset, with smooth_method=None at compute: an error from every face, as from corpus_bleu).
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 @example(corpus=([""], [[""]]), preset="default", options={"effective_order": True, "sentence_level": True},
          counting=("default", {}), cut=0, sides=0)
 @example(corpus=(["Cat"], [["Cat"]]), preset="sacrebleu", options={"sentence_level": True},

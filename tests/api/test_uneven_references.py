@@ -74,6 +74,7 @@ def refused(call):
     return kind == "error" and issubclass(value, ValueError)
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_whole_corpus_faces_give_the_presets_number(preset):
     for predictions, references in CORPORA:

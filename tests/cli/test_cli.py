@@ -138,6 +138,7 @@ def test_the_same_flags_print_what_sacrebleu_prints(files, flags, references):
     assert_same_output([*(files[name] for name in references), "-i", files["hyp"], *flags])
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 def test_sentence_level_on_wmt17_is_sacrebleus_line_for_line():
     """sacrebleu's -sl turns on effective order: without it, 13.7% of lines differed."""
     output = assert_same_output([REFERENCE, "-i", UEDIN, "-sl", "-w", "4"])

@@ -37,6 +37,7 @@ def run(*arguments):
     return status, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 def test_the_table_is_every_convention(files):
     paths, lines = files
     status, out, _ = run(paths["ref"], paths["ref2"], "-i", paths["hyp"], "-f", "json")

@@ -53,6 +53,7 @@ def small_corpus(seed, references, trailing_spaces):
     return predictions, [[line() for _ in range(rng.randint(1, references))] for _ in predictions]
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 @pytest.mark.parametrize("seed, references, trailing_spaces", [(1, 1, False), (2, 3, True), (3, 4, False)])
 def test_every_row_is_what_the_public_functions_give_for_its_preset_and_options(seed, references, trailing_spaces):
     predictions, groups = small_corpus(seed, references, trailing_spaces)

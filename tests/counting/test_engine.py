@@ -122,6 +122,7 @@ def test_colliding_fingerprints_still_give_exact_rows(corpus, max_order, ref_len
     assert (fast == plain_rows(predictions, references, max_order, ref_length)).all()
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 def test_chunk_boundaries():
     """More segments than one chunk holds, with shared n-grams across the boundaries."""
     rng = random.Random(7)

@@ -51,6 +51,7 @@ def plain_utilities(candidates, pseudo_references, preset, reference_weights=Non
     return utilities
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 @given(candidates=GROUPS, theirs=GROUPS, preset=st.sampled_from(sorted(exactbleu.PRESETS)), drawn=OPTIONS,
        weighting=st.sampled_from([None, "weights", "lprobs"]), blocks=st.sampled_from([1, 7, 10**6]),
        own_references=st.booleans(), seed=st.integers(0, 2**16))

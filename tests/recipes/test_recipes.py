@@ -75,6 +75,7 @@ def test_deploying_the_space_serves_the_api(tmp_path):
         assert Client(url, verbose=False).predict("a b c d", "a b c d", api_name="/compute")["bleu"] == 1.0
 
 
+@pytest.mark.slow  # seconds of work: the full suite runs it, the fast tier leaves it
 def test_a_custom_rl_loop_keeps_its_rewards_on_the_device(monkeypatch, capsys):
     """The RL loop's rewards: each step's, a float64 tensor on the completions' device, bit for bit
     the scores of the same ids as numpy arrays; and the policy learns, as the page says it prints."""
