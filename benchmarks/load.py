@@ -346,8 +346,8 @@ def measure_convention_prices(repeats=2, lines=2000):
 def conventions_price(predictions, references):
     """space's price of "Which BLEU?" on these lines, with no language, over the limit or not."""
     names = convention_tokenizers()
-    costs = {name: pricing.cost_of(predictions, references, name, 5) for name in names}
-    return pricing.conventions_cost(costs, [len(these) for these in references], 5).seconds
+    costs = [pricing.cost_of(predictions, references, name, 5) for name in names]
+    return pricing.conventions_cost(costs, len(predictions), 5).seconds
 
 
 def convention_calibration(sizes, repeats=2):

@@ -12,7 +12,7 @@ A request over the limits gets a message saying which, and what to do instead.
 import functools
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from exactbleu import TOKENIZERS, Price, convention_tokenizers, conventions, packed_token_limit, resolve_settings
@@ -129,17 +129,17 @@ def cost_of(predictions: Sequence[str], references: Sequence[Sequence[str]], tok
     return Cost(tokens, seconds, why, counted, tuple(sorted(set(map(len, references)))))
 
 
-def checked_cost(cost: Cost, tokenizer: str, limit: int = MAX_TOKENS, what: str = "the texts",
+def checked_cost(cost: Cost, tokenizer: str | list[str], limit: int = MAX_TOKENS, what: str = "the texts",
                  advice: str = COMMAND_LINE) -> Cost:
     """``cost``, if the Space takes it; else a message saying what is over which limit."""
     if cost.tokens > limit:
         raise InputError(f"{what} hold up to {cost.tokens:,} tokens (any character but a space or a line break "
                          f"may be one), more than the {limit:,} the Space takes; {advice}")
     if cost.seconds > MAX_SECONDS:
-        # "Which BLEU?" runs every tokenizer of the language (names joined by "+"): no cheaper one to choose.
-        tokenizers = tokenizer.split("+")
-        using = f"tokenizer {tokenizer!r}" if len(tokenizers) == 1 else f"tokenizers {', '.join(tokenizers)}"
-        instead = "send fewer lines" + (", choose a cheaper tokenizer" if len(tokenizers) == 1 else "")
+        # "Which BLEU?" runs every tokenizer of the language (a list): no cheaper one to choose.
+        one = isinstance(tokenizer, str)
+        using = f"tokenizer {tokenizer!r}" if one else f"tokenizers {', '.join(tokenizer)}"
+        instead = "send fewer lines" + (", choose a cheaper tokenizer" if one else "")
         raise InputError(f"{what} would take up to {cost.seconds:.1f} s with {using} ({cost.why}); the Space takes "
                          f"requests of up to {MAX_SECONDS:g} s: {instead}, or {advice}")
     return cost
@@ -176,23 +176,19 @@ def convention_work(tokenizer: str, references: tuple[int, ...]) -> ConventionWo
                           tuple(used.scoring.smooth_method for key, used in settings.items() if key[0] != "corpus"))
 
 
-def conventions_cost(costs: Mapping[str, Cost] | Sequence[Cost], references: Sequence[int] | int,
-                     max_order: int = 5) -> Cost:
-    """Every convention (``costs``: each tokenizer's ``cost_of`` the texts, counted through
-    ``max_order``, by name or in a list; ``references``: how many each line holds, or just how many
-    lines there are, whose references the costs tell): each tokenization priced as its tokenizer is,
-    counted again for each further reference rule, then every convention scored."""
-    found = list(costs.values()) if isinstance(costs, Mapping) else list(costs)
-    counts = found[0].references if isinstance(references, int) else tuple(sorted(set(references)))
-    lines = references if isinstance(references, int) else len(references)
+def conventions_cost(costs: Sequence[Cost], lines: int, max_order: int = 5) -> Cost:
+    """Every convention (``costs``: each tokenizer's ``cost_of`` the same ``lines``, counted through
+    ``max_order``): each tokenization priced as its tokenizer is, counted again for each further
+    reference rule, then every convention scored."""
     # conventions() crosses every tokenizer with the same conventions: the first one's tell them all.
-    work = convention_work(convention_tokenizers()[0], counts)
+    work = convention_work(convention_tokenizers()[0], costs[0].references)
     counting = (work.countings - 1) * PACKED_PRICE[max_order - 1]
     scoring = (work.conventions * CONVENTION_PRICE
                + lines * sum(SENTENCE_PRICES.get(method or "", SENTENCE_PRICE) for method in work.sentence_methods))
-    seconds = sum(work.tokenizations * (cost.seconds + cost.counted * counting) + scoring for cost in found)
-    why = f"{found[0].why}, {work.conventions * len(found):,} conventions"
-    return Cost(max(cost.tokens for cost in found), seconds, why, max(cost.counted for cost in found), counts)
+    seconds = sum(work.tokenizations * (cost.seconds + cost.counted * counting) + scoring for cost in costs)
+    why = f"{costs[0].why}, {work.conventions * len(costs):,} conventions"
+    return Cost(max(cost.tokens for cost in costs), seconds, why, max(cost.counted for cost in costs),
+                costs[0].references)
 
 
 def paired_cost(cost: Cost, test: str, lines: int) -> Cost:

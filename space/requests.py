@@ -297,7 +297,7 @@ def conventions_job(inputs: PageInputs, reported: str | None, language: str) -> 
     reported = (reported or "").strip() or None
     names: list[str] = _library(convention_tokenizers, language or None)
     costs = [cost_of(corpus.predictions, corpus.references, name, 5) for name in names]
-    cost = checked_cost(conventions_cost(costs, len(corpus.predictions)), "+".join(names),
+    cost = checked_cost(conventions_cost(costs, len(corpus.predictions)), names,
                         what="every convention of the texts", advice="ask the command line, `exactbleu conventions`")
     keywords = {"language": language or None}
     if reported is None:
