@@ -4,6 +4,8 @@
                                          # 8 clients sending the dearest requests the limits allow
     python benchmarks/load.py prices     # what each tokenizer costs on the dearest inputs found,
                                          # and the app's estimate against the measured time
+    python benchmarks/load.py record     # the times the tests hold the prices to, measured here
+                                         # and written to tests/data/space/measured.json
     python benchmarks/load.py --smoke    # tiny settings: checks that it runs
 
 The load test starts `python app.py` on a free port (offline, no analytics) and measures with
@@ -371,6 +373,65 @@ def convention_calibration(sizes, repeats=2):
 
 
 
+# --- The times the tests hold the prices to ------------------------------------------------------
+
+# The tests never time anything: they hold each price to these measurements, which this benchmark
+# records on a quiet machine. Each tokenizer on the inputs that cost tokenizers most, 10,000
+# characters cut to about half a second by its price (sacremoses on periods would take 3 s a call).
+RECORDED_PATTERNS = ["word", "1.2.", "a.b.", "punctuation", "ampersand", "digits", "ascii", "cjk", "hangul", "kana",
+                     "Mr.", "don't", "1 2", "brackets"]
+RECORDED_CHARACTERS, RECORDED_MOST_SECONDS = 10_000, 0.5
+# "Which BLEU?" on WMT17's lines: one reference set, and three (the first system's output against
+# the reference and the next systems' outputs as further reference sets).
+RECORDED_REQUESTS = [(100, 1), (400, 1), (1000, 1), (200, 3)]
+RECORDED = ROOT / "tests" / "data" / "space" / "measured.json"
+
+
+def which_bleu_boxes(lines, reference_sets):
+    """The page's four text boxes for a "Which BLEU?" request on WMT17's first lines, and the
+    systems whose output they hold."""
+    systems = sorted(path.name for path in (WMT17 / "systems").iterdir())[:reference_sets]
+    outputs = [_read(WMT17 / "systems" / name)[:lines] for name in systems]
+    reference = _read(WMT17 / "newstest2017.ref.de")[:lines]
+    boxes = ["\n".join(these) for these in (outputs[0], reference, *outputs[1:])]
+    return boxes + [""] * (4 - len(boxes)), systems
+
+
+def record_times(path, repeats=3):
+    """Measure, the quietest of ``repeats`` runs, what the tests hold the prices to, and write it."""
+    import exactbleu
+
+    rows = []
+    for tokenizer in space_requests.tokenizers():
+        settings = exactbleu.resolve_settings(tokenizer=tokenizer, max_order=4, sentence_level=True, signature=True)
+        exactbleu.corpus_bleu(["warm up ."], [["warm up ."]], settings, threads=1)  # what a first call loads
+        for name in RECORDED_PATTERNS:
+            for line_length in (100, 4000):
+                characters = RECORDED_CHARACTERS
+                lines = _lines(PATTERNS[name], characters, line_length)
+                estimate = pricing.cost_of(lines, [[line] for line in lines], tokenizer, 4).seconds
+                if estimate > RECORDED_MOST_SECONDS:
+                    characters = int(characters * RECORDED_MOST_SECONDS / estimate)
+                    lines = _lines(PATTERNS[name], characters, line_length)
+                seconds = _best_of(repeats, lambda: exactbleu.corpus_bleu(lines, [[line] for line in lines], settings,
+                                                                          threads=1))
+                rows.append({"tokenizer": tokenizer, "pattern": name, "text": PATTERNS[name],
+                             "characters": characters, "line_length": line_length, "seconds": round(seconds, 5)})
+    requests = []
+    space_requests.run_here(space_requests.conventions_job(
+        space_requests.PageInputs.checked(*which_bleu_boxes(5, 1)[0]), None, ""))  # the tokenizers' first calls
+    for lines, reference_sets in RECORDED_REQUESTS:
+        boxes, systems = which_bleu_boxes(lines, reference_sets)
+        job = space_requests.conventions_job(space_requests.PageInputs.checked(*boxes), None, "")
+        seconds = _best_of(repeats, space_requests.run_here, job)
+        requests.append({"lines": lines, "systems": systems, "seconds": round(seconds, 4)})
+    made = {"made by": "python benchmarks/load.py record", "machine": f"{os.cpu_count()} cores, Python "
+            f"{sys.version.split()[0]}", "repeats": repeats, "tokenizers": rows, "which_bleu": requests}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(made, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {len(rows)} tokenizer rows and {len(requests)} requests to {path}")
+
+
 # --- Load ---------------------------------------------------------------------------------------
 
 def free_port():
@@ -676,11 +737,14 @@ def load_table(user_counts, seconds, settle=True):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", nargs="?", choices=["load", "prices"], default="load")
+    parser.add_argument("what", nargs="?", choices=["load", "prices", "record"], default="load")
     parser.add_argument("--smoke", action="store_true", help="tiny settings: checks that it runs")
     arguments = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the Space is stopped on the way out
 
+    if arguments.what == "record":
+        record_times(RECORDED)
+        return 0
     if arguments.what == "prices":
         print_prices(["13a"] if arguments.smoke else space_requests.tokenizers(), arguments.smoke)
         return 0
