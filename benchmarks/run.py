@@ -46,9 +46,10 @@ def load_corpus(spec):
     """(predictions, references as one list per prediction) for a size spec."""
     if spec["kind"] in ("wmt17", "paired"):
         read = lambda path: path.read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
-        reference = read(WMT17 / "newstest2017.ref.de")
+        lines = spec.get("lines")  # the first lines only (the smoke run's)
+        reference = read(WMT17 / "newstest2017.ref.de")[:lines]
         systems = sorted((WMT17 / "systems").glob("*.de"))[: spec.get("systems", 16)]
-        return [read(path) for path in systems], [[line] for line in reference]
+        return [read(path)[:lines] for path in systems], [[line] for line in reference]
     sys.path.insert(0, str(HERE))
     from corpus import make_corpus
 
@@ -221,8 +222,9 @@ def plan(smoke):
             ("500 × 1 ref, another thread alive", {"kind": "synthetic", "segments": 500, "references": 1,
                                                    "thread": True}, ["ours"], 1, 3),
             ("200 × 1 ref", {"kind": "synthetic", "segments": 200, "references": 1}, IMPLEMENTATIONS, 1, 1),
-            ("WMT17, 2 systems", {"kind": "wmt17", "systems": 2}, ["ours", "sacrebleu"], 1, 1),
-            ("paired bootstrap, 2 systems", {"kind": "paired", "systems": 2}, ["ours", "sacrebleu"], 1, 1),
+            ("WMT17, 2 systems × 500", {"kind": "wmt17", "systems": 2, "lines": 500}, ["ours", "sacrebleu"], 1, 1),
+            ("paired bootstrap, 2 systems × 500", {"kind": "paired", "systems": 2, "lines": 500}, ["ours", "sacrebleu"],
+             1, 1),
             ("paired bootstrap, 2 × 5k × 1000 resamples", {"kind": "paired-synthetic", "segments": 5_000,
                                                             "references": 1}, ["ours"], 1, 1),
             ("explain, 2k segments, streamed", {"kind": "explain", "segments": 2_000, "references": 1}, ["ours"], 1, 1),

@@ -343,7 +343,13 @@ def plane_text(plane):
     return st.lists(character, max_size=40).map("".join)
 
 
-@pytest.mark.parametrize("plane", range(17))
+# Every plane that holds characters (0 to 3, 14), the private-use planes (15, 16), and the first
+# and last of the unassigned ones between (4 to 13 hold nothing yet, and their code points are all
+# alike to a tokenizer: category Cn).
+PLANES = [0, 1, 2, 3, 4, 13, 14, 15, 16]
+
+
+@pytest.mark.parametrize("plane", PLANES)
 @pytest.mark.parametrize("tokenizer", TOKENIZERS)
 @settings(max_examples=examples(25))
 @given(data=st.data())

@@ -229,7 +229,7 @@ def test_drawn_text():
 
 
 @pytest.mark.slow
-@settings(max_examples=20)
+@settings(max_examples=8)  # a Java process a batch; test_drawn_text draws 3,000 strings in one
 @given(texts=st.lists(TEXT, min_size=50, max_size=100))
 def test_drawn_batches(texts):
     """Each example a batch of drawn strings through one Java call."""
