@@ -45,9 +45,9 @@ settings.register_profile("ci", derandomize=True, max_examples=150, deadline=Non
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-# The fast tier (-m "not slow") is a quick look while working: each property on a third of the
+# The fast tier (-m "not slow") is a quick look while working: each property on a fifth of the
 # examples. The full run, which CI makes, keeps them all.
-FAST_TIER_SHARE = 3
+FAST_TIER_SHARE = 5
 fast_tier = False
 
 
@@ -91,7 +91,7 @@ def pytest_collection_modifyitems(items):
 
 def examples(count):
     """How many examples a property that sets its own count runs: ``count`` in the full run, a
-    third of them in the fast tier."""
+    fifth of them in the fast tier."""
     return max(1, count // FAST_TIER_SHARE) if fast_tier else count
 
 
