@@ -4,13 +4,16 @@ Four environments, each declared once by what it installs (pyproject.toml's extr
 groups): ``core-env``, the library with every extra and the tests' oracles, tools and clients; and
 one for each client that pins other versions than the core's (``lighteval-env``, ``mbrs-env``,
 ``verl-env``), where the tests run that client in a process of its own. The other sessions run in
-those environments: ``tests`` (the default) everything on two workers; ``fast`` the tier without the
+those environments: ``tests`` (the default) everything on two workers, once ``environments`` has
+made (or brought up to date) all four at once; ``fast`` the tier without the
 slow tests; ``lighteval``, ``mbrs`` and ``verl`` one client's tests; ``lint`` the type checker and
 the linter; ``docs`` the examples of the README and docs/; ``browser`` the Space in Chromium.
 Arguments after ``--`` go to pytest: ``nox -s tests -- -k rewards``.
 """
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import nox
@@ -64,16 +67,29 @@ for _name, (_extra, _group) in ENVIRONMENTS.items():
     environment(_name, _extra, _group)
 
 
+@nox.session(venv_backend="none", default=False)
+def environments(session: nox.Session) -> None:
+    """Every environment at once: making one mostly waits on the package index or on one core."""
+    builds = {name: subprocess.Popen([sys.executable, "-m", "nox", "-s", f"{name}-env"], cwd=ROOT,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+              for name in ENVIRONMENTS}
+    failed = []
+    for name, build in builds.items():
+        output = build.communicate()[0]
+        session.log(f"{name}-env:\n{output.rstrip()}")
+        if build.returncode:
+            failed.append(f"{name}-env")
+    if failed:
+        session.error(f"could not make {', '.join(failed)}")
+
+
 def pytest(session: nox.Session, *arguments: str) -> None:
     """pytest in the core environment (the clients' tests start their client in its own)."""
     python = ROOT / ".nox" / "core-env" / "bin" / "python"
     session.run(str(python), "-m", "pytest", *arguments, *session.posargs, external=True)
 
 
-EVERY_ENVIRONMENT = [f"{name}-env" for name in ENVIRONMENTS]
-
-
-@nox.session(venv_backend="none", requires=EVERY_ENVIRONMENT)
+@nox.session(venv_backend="none", requires=["environments"])
 def tests(session: nox.Session) -> None:
     """Every test, on two workers: what CI runs (the README's test command)."""
     pytest(session, "-n", "2")

@@ -2,6 +2,7 @@
 with nothing set first. A machine without a GPU gets the CPU build, never PyPI's CUDA build and its
 gigabytes of nvidia-* packages; a local wheel folder that pip is given (PIP_FIND_LINKS) is still used."""
 
+import json
 import os
 import pathlib
 import re
@@ -53,6 +54,56 @@ def test_uv_chooses_torch_by_the_machine_unless_a_local_folder_holds_the_pinned_
     (tmp_path / "wheels" / f"torch-{pinned}+cpu-cp311-cp311-manylinux_2_28_x86_64.whl").touch()
     assert backend_chosen(tmp_path, PIP_FIND_LINKS=str(tmp_path / "wheels")) == ["unset", str(tmp_path / "wheels")]
     assert backend_chosen(tmp_path, UV_TORCH_BACKEND="cu126") == ["cu126", "unset"]
+
+
+MADE_AT_ONCE = """
+import json, runpy, subprocess
+import nox.registry
+
+runpy.run_path("noxfile.py")
+sessions = nox.registry.get()
+events = []
+
+
+class Build:
+    def __init__(self, command, **options):
+        events.append(("start", command[-1]))
+        self.name, self.returncode = command[-1], 1 if command[-1] == "mbrs-env" else 0
+
+    def communicate(self):
+        events.append(("end", self.name))
+        return f"{self.name} made", None
+
+
+class Session:
+    def log(self, message):
+        events.append(("log", message))
+
+    def error(self, message):
+        raise SystemExit(message)
+
+
+subprocess.Popen = Build
+try:
+    sessions["environments"].func(Session())
+except SystemExit as error:
+    events.append(("error", str(error)))
+print(json.dumps([sessions["tests"].requires, sorted(name for name in sessions if name.endswith("-env")), events]))
+"""
+
+
+def test_the_test_command_makes_every_environment_at_once_and_fails_if_one_fails():
+    completed = subprocess.run([str(NOX_PYTHON), "-c", MADE_AT_ONCE], capture_output=True, text=True, timeout=60,
+                               cwd=ROOT)
+    assert completed.returncode == 0, completed.stderr
+    requires, environments, events = json.loads(completed.stdout)
+    assert requires == ["environments"]
+    assert environments == ["core-env", "lighteval-env", "mbrs-env", "verl-env"]
+    started = [name for kind, name in events if kind == "start"]
+    assert sorted(started) == environments
+    assert [kind for kind, _ in events[:4]] == ["start"] * 4  # every build starts before any is waited on
+    assert ["log", "mbrs-env:\nmbrs-env made"] in events  # each build's output is shown
+    assert events[-1] == ["error", "could not make mbrs-env"]
 
 
 def test_the_readmes_commands_are_short_and_ask_for_no_variable_first():
