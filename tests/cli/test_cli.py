@@ -24,7 +24,6 @@ from oracles import hf_bleu
 UEDIN = WMT17 / "systems" / "uedin-nmt.4722.de"
 REFERENCE = WMT17 / "newstest2017.ref.de"
 SYSTEMS = [WMT17 / "systems" / f"{name}.de" for name in ("KIT.4950", "FBK.4870", "LIUM-NMT.4900")]
-SACREBLEU = os.path.join(os.path.dirname(sys.executable), "sacrebleu")
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", ",", ".", "U.S.", "3.5", "1,000", "don't", "well-known", "(", ")",
          '"', "Straße", "über", "€", "日本", "語", "--", "e.g.", "&amp;", "<skipped>", "x", "y", "z", "-"]
@@ -69,11 +68,40 @@ class Completed(NamedTuple):
     stderr: str
 
 
+class Descriptor:
+    """A standard stream that is only its file descriptor: what sacrebleu reopens."""
+
+    def __init__(self, number):
+        self.number = number
+
+    def fileno(self):
+        return self.number
+
+
 def run(*arguments, stdin=None):
-    """sacrebleu's command line, in a process of its own."""
-    completed = subprocess.run([SACREBLEU, *map(str, arguments)], input=stdin, capture_output=True, text=True,
-                               timeout=600)
-    return Completed(completed.returncode, completed.stdout, completed.stderr)
+    """sacrebleu's command line, as its console script calls it (``sacrebleu.sacrebleu.main``), in
+    this process: some fifty comparisons would each start a process for it. Its main() reopens
+    standard input and output by their descriptors; here those are text in memory. NO_COLOR keeps
+    colorama, which would put back the process's own output, out of it (piped, it prints no colors)."""
+    from sacrebleu import sacrebleu as command
+
+    streams = {0: io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8", newline="\n"),
+               1: io.StringIO()}
+
+    def reopen(file, *arguments, **options):
+        return streams[file] if isinstance(file, int) else open(file, *arguments, **options)
+
+    err = io.StringIO()
+    with mock.patch.object(sys, "argv", ["sacrebleu", *map(str, arguments)]), \
+            mock.patch.object(sys, "stdin", Descriptor(0)), mock.patch.object(sys, "stdout", Descriptor(1)), \
+            mock.patch.object(command, "open", reopen, create=True), mock.patch.dict(os.environ, NO_COLOR="1"), \
+            contextlib.redirect_stderr(err):
+        try:
+            command.main()
+            status = 0
+        except SystemExit as exit:
+            status = exit.code or 0
+    return Completed(status, streams[1].getvalue(), err.getvalue())
 
 
 def ours(*arguments, stdin=None):
