@@ -84,8 +84,11 @@ def main(job_path, report_path):
     # Ray's sockets live in its temporary folder, whose path must be short (AF_UNIX: 107 bytes).
     ray_folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=ray_folder)
-    try:  # without a router only: it changes the keywords a function gets, which nothing records in an actor
-        run("remote", worker({**per_sample, "reward.reward_manager.name": "remote"}, record=False))
+    try:  # both workers first: their managers' Ray actors (a process each, which imports verl) start together
+        remote = {"remote" + ("+router" if router else ""): worker(
+            {**per_sample, "reward.reward_manager.name": "remote"}, router, record=False) for router in (None, ROUTER)}
+        for name, made in remote.items():
+            run(name, made)
     finally:
         ray.shutdown()
         shutil.rmtree(ray_folder, ignore_errors=True)

@@ -245,10 +245,8 @@ def test_verls_reward_loop_gives_each_response_its_bleu(tmp_path):
                 for text, group in zip(report["decoded"], references)]
     assert expected[-1] == 1.0 and SACREBLEU.sentence_score(answer(report["decoded"][-1]), references[-1]).score > 100
     assert 0 < sum(value > 0 for value in expected) < 12
-    # remote's manager starts a Ray actor (a process that imports verl); the routers' keywords are
-    # checked on the managers whose calls are recorded, below.
-    for name in [manager + router for manager in REGISTRY[:-1] for router in ("", "+router")] + \
-            ["remote", "batch", "batch+router", "batch+after_cancel"]:
+    for name in [manager + router for manager in REGISTRY for router in ("", "+router")] + \
+            ["batch", "batch+router", "batch+after_cancel"]:
         assert [output["reward_score"] for output in report[name]] == expected, name
         assert [output["reward_extra_info"] for output in report[name]] == [{"acc": value} for value in expected], name
     for manager in REGISTRY[:-1]:  # remote's function runs in a Ray actor, where nothing records its calls

@@ -178,28 +178,43 @@ def test_bleu_matrix_by_blocks_on_dask(scratch, corpus):
 _FRESH_WORKERS = '''
 import sys
 
-import ray
-
 WAIT = 90  # seconds: a fresh worker imports evaluate first, slowly on a loaded machine
 
 
-def main(path, hypotheses, references):
+def main(engine, path, hypotheses, references):
     with open(hypotheses, encoding="utf-8") as file:
         predictions = [line.rstrip("\\n") for line in file]
     with open(references, encoding="utf-8") as file:
         references = [line.rstrip("\\n") for line in file]
     parts = [(predictions[i:i + 100], references[i:i + 100]) for i in range(0, len(predictions), 100)]
-    ray.init(num_cpus=1, include_dashboard=False)  # one fresh worker is enough to show it
-    try:
-        import evaluate
+    if engine == "dask":
+        from dask.distributed import Client, LocalCluster
 
-        bleu = evaluate.load(path)
-        statistics = ray.remote(lambda part: bleu.statistics(*part))
-        columns = ray.get([statistics.remote(part) for part in parts], timeout=WAIT)
-        compute = ray.remote(lambda metric: metric.compute(predictions=predictions, references=references))
-        computed = ray.get(compute.remote(bleu), timeout=WAIT)
-    finally:
-        ray.shutdown()
+        # The workers start before evaluate is even imported here, like those of a cluster already
+        # running: a worker spawned after the load inherits the caller's sys.path, evaluate's module
+        # cache included, and would unpickle even a metric whose class lives there.
+        with LocalCluster(n_workers=1, threads_per_worker=1) as cluster, Client(cluster) as client:
+            import evaluate
+
+            bleu = evaluate.load(path)
+            columns = [future.result(timeout=WAIT)
+                       for future in client.map(lambda part: bleu.statistics(*part), parts)]
+            computed = client.submit(bleu.compute, predictions=predictions,
+                                     references=references).result(timeout=WAIT)
+    else:
+        import ray
+
+        ray.init(num_cpus=1, include_dashboard=False)  # one fresh worker is enough to show it
+        try:
+            import evaluate
+
+            bleu = evaluate.load(path)
+            statistics = ray.remote(lambda part: bleu.statistics(*part))
+            columns = ray.get([statistics.remote(part) for part in parts], timeout=WAIT)
+            compute = ray.remote(lambda metric: metric.compute(predictions=predictions, references=references))
+            computed = ray.get(compute.remote(bleu), timeout=WAIT)
+        finally:
+            ray.shutdown()
     print(bleu.score_statistics({name: [value for part in columns for value in part[name]] for name in columns[0]}))
     print(computed)
 
@@ -209,17 +224,17 @@ if __name__ == "__main__":
 '''
 
 
-def test_a_loaded_metric_works_on_fresh_ray_workers(scratch, corpus, bleu):
+@pytest.mark.parametrize("engine", ["dask", "ray"])
+def test_a_loaded_metric_works_on_fresh_workers(engine, scratch, corpus, bleu):
     """Regression: the metric's class lived in evaluate's dynamic module, which fresh workers cannot
-    import: Ray's tasks failed. (Dask's workers logged `No module named 'evaluate_modules'` and left
-    the futures pending: the Dask recipe above loads the metric after its cluster started, and maps
-    the metric's statistics on those workers.)"""
-    pytest.importorskip("ray")
+    import. Dask's workers logged `No module named 'evaluate_modules'` and left the futures pending
+    (the caller waited forever; here, WAIT fails it); Ray's tasks failed."""
+    pytest.importorskip("dask.distributed" if engine == "dask" else "ray")
     predictions, references = corpus
     files = write_corpus(scratch, predictions, references)
     (scratch / "fresh_workers.py").write_text(_FRESH_WORKERS, encoding="utf-8")
     # Run from the scratch folder: the workers find exactbleu installed, not in a working directory.
-    stdout = run([sys.executable, str(scratch / "fresh_workers.py"), METRIC_PATH,
+    stdout = run([sys.executable, str(scratch / "fresh_workers.py"), engine, METRIC_PATH,
                   *(str(scratch / name) for name in files)], scratch, cwd=scratch)
     expected = bleu.compute(predictions=predictions, references=references)
     assert printed_results(stdout) == [expected, expected]
