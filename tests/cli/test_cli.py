@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import traceback
 from typing import NamedTuple
 from unittest import mock
 
@@ -68,14 +69,19 @@ class Completed(NamedTuple):
     stderr: str
 
 
-class Descriptor:
-    """A standard stream that is only its file descriptor: what sacrebleu reopens."""
-
-    def __init__(self, number):
-        self.number = number
+class StandardInput(io.TextIOWrapper):
+    """Standard input in memory, with the descriptor that sacrebleu's main() reopens it by."""
 
     def fileno(self):
-        return self.number
+        return 0
+
+
+class StandardOutput(io.StringIO):
+    """Standard output in memory, with its descriptor: argparse writes to it (--help, --version)
+    before sacrebleu's main() reopens it."""
+
+    def fileno(self):
+        return 1
 
 
 def run(*arguments, stdin=None):
@@ -85,22 +91,31 @@ def run(*arguments, stdin=None):
     colorama, which would put back the process's own output, out of it (piped, it prints no colors)."""
     from sacrebleu import sacrebleu as command
 
-    streams = {0: io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8", newline="\n"),
-               1: io.StringIO()}
+    streams = {0: StandardInput(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8", newline="\n"),
+               1: StandardOutput()}
 
     def reopen(file, *arguments, **options):
         return streams[file] if isinstance(file, int) else open(file, *arguments, **options)
 
     err = io.StringIO()
     with mock.patch.object(sys, "argv", ["sacrebleu", *map(str, arguments)]), \
-            mock.patch.object(sys, "stdin", Descriptor(0)), mock.patch.object(sys, "stdout", Descriptor(1)), \
+            mock.patch.object(sys, "stdin", streams[0]), mock.patch.object(sys, "stdout", streams[1]), \
             mock.patch.object(command, "open", reopen, create=True), mock.patch.dict(os.environ, NO_COLOR="1"), \
             contextlib.redirect_stderr(err):
+        # The status the process would end with: the interpreter prints an exit's message, or an
+        # error's traceback, and ends with 1.
         try:
             command.main()
             status = 0
         except SystemExit as exit:
-            status = exit.code or 0
+            if exit.code is None or isinstance(exit.code, int):
+                status = exit.code or 0
+            else:
+                print(exit.code, file=err)
+                status = 1
+        except Exception:
+            traceback.print_exc(file=err)
+            status = 1
     return Completed(status, streams[1].getvalue(), err.getvalue())
 
 
