@@ -39,6 +39,7 @@ from .options import (
     resolve_settings,
     signature,
 )
+from .scoring import rows_scored_once
 from .sufficient_statistics import CountedWith, Statistics
 from .tokenizers import TOKENIZERS, tokenizer_for_language
 
@@ -104,15 +105,16 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     groups = counter.counts
     keeps = ["all"] + (["first"] if max(groups) > 1 else []) + (["fewest"] if len(set(groups)) > 1 else [])
     rows = []
-    for arithmetic in ARITHMETICS:
-        for smoothing in _smoothings(arithmetic):
-            for tokenizer in chosen:
-                for lowercase in (False, True):
-                    for ref_length in REF_LENGTHS:
-                        for keep in keeps:
-                            options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
-                                       "keep_references": keep, **smoothing}
-                            rows += _scored(counter, arithmetic, options)
+    with rows_scored_once():  # the conventions share most segments' rows
+        for arithmetic in ARITHMETICS:
+            for smoothing in _smoothings(arithmetic):
+                for tokenizer in chosen:
+                    for lowercase in (False, True):
+                        for ref_length in REF_LENGTHS:
+                            for keep in keeps:
+                                options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
+                                           "keep_references": keep, **smoothing}
+                                rows += _scored(counter, arithmetic, options)
     return sorted(rows, key=lambda row: row.departures)
 
 

@@ -17,6 +17,7 @@ from ..options import Settings
 from ..options.smoothing import arithmetic_of
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
 from . import arithmetic_coco, arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
+from .arithmetic_nltk import rows_scored_once
 from .common import Scored, ScoredRows
 
 
@@ -47,6 +48,7 @@ __all__ = [
     "for_sentences",
     "on_percent_scale",
     "result_of_sums",
+    "rows_scored_once",
     "scored_rows_of",
     "scored_sums",
     "scores_of_rows",

@@ -8,9 +8,12 @@ precision as an unreduced fraction, returns 0 without a unigram match, and witho
 alpha 5 for method6, k 5 for methods 4 and 7.
 """
 
+import contextlib
+import contextvars
 import fractions
 import math
 import sys
+from collections.abc import Iterator
 from typing import cast
 
 import numpy as np
@@ -26,6 +29,24 @@ DENOMINATORS = True  # NLTK divides each segment's matches by max(1, total)
 # Methods whose precisions are exact fractions of fractions: their rows are scored one by one.
 _RATIONAL = {"method5", "method6", "method7"}
 _NLTK_ALPHA, _NLTK_K = 5, 5
+# The rows already scored under methods 5 to 7, by method, order and weights, then by the row's
+# integers, while ``rows_scored_once`` holds: None outside it.
+_SCORED_ROWS: contextvars.ContextVar[dict[tuple[object, ...], dict[tuple[int, ...], Scored]] | None] = \
+    contextvars.ContextVar("exactbleu_scored_rows", default=None)
+
+
+@contextlib.contextmanager
+def rows_scored_once() -> Iterator[None]:
+    """Within it, a segment's row that methods 5 to 7 have scored is not scored again: its score
+    is a function of its integers, the method, the order and the weights alone. Every convention on
+    a corpus scores the same rows many times over (a single reference is the shortest and the
+    closest; most segments tokenize alike), and these methods score a row at a time. What it
+    remembers goes with it."""
+    token = _SCORED_ROWS.set({})
+    try:
+        yield
+    finally:
+        _SCORED_ROWS.reset(token)
 
 
 def _brevity_penalty(translation_length: int, ref_length: int) -> float:
@@ -142,6 +163,28 @@ def _exact_row(row: Sums, method: str, order: int, weights: tuple[float, ...]) -
     return Scored(bleu, bleu, floats, brevity_penalty, length / reference if reference else 0.0, 1)
 
 
+def _rational_rows(statistics: Statistics, settings: Settings, weights: tuple[float, ...]) -> list[Scored]:
+    """Each row's score under method 5, 6 or 7, one by one; a row scored before within
+    ``rows_scored_once`` is looked up, not scored again."""
+    method, order = cast(str, settings.scoring.smooth_method), settings.statistics.max_order
+    shared = _SCORED_ROWS.get()
+    if shared is None:
+        return [_exact_row(row, method, order, weights) or score(row, settings) for row in statistics.segments()]
+    known = shared.setdefault((method, order, weights), {})
+    scored = []
+    for values in statistics.array.tolist():
+        one = known.get(key := tuple(values))
+        if one is None:
+            row = Sums.of_row(values, statistics.orders)
+            one = _exact_row(row, method, order, weights)
+            if one is None:  # a row without a unigram match: score() takes it, under these settings
+                one = score(row, settings)
+            else:
+                known[key] = one
+        scored.append(one)
+    return scored
+
+
 def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone (a row's denominators are
     max(1, total)). Methods 5 to 7 average fractions of fractions exactly, which no float
@@ -149,7 +192,7 @@ def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     method, order = settings.scoring.smooth_method, settings.statistics.max_order
     if method in _RATIONAL:
         each = settings.scoring.weight_set or (1 / order,) * order
-        scored = [_exact_row(row, method, order, each) or score(row, settings) for row in statistics.segments()]
+        scored = _rational_rows(statistics, settings, each)
         return ScoredRows(bleu=np.array([one.bleu for one in scored], dtype=np.float64),
                           value=np.array([one.value for one in scored], dtype=np.float64),
                           precisions=np.array([one.precisions for one in scored], dtype=np.float64),
