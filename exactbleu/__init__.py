@@ -12,7 +12,7 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``scoring``: pure functions of statistics, in four arithmetics; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale, MBR);
-- ``conventions``: every convention's score at once, and those that reproduce a reported score;
+- ``which_bleu``: every convention's score at once (``conventions``), and those that give a score (``identify``);
 - ``compat``, ``cli``, ``metric``, ``torchmetrics``, ``lm_eval``, ``lighteval``, ``mbrs``, ``rewards``, ``verl``,
   ``coco``: the faces: sacrebleu's API, the command line, the evaluate metric, and those of torchmetrics,
   lm-eval, LightEval, mbrs, the RL trainers, verl and the COCO caption evaluation.
@@ -45,7 +45,6 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
         sentence_bleu,
         statistics,
     )
-    from .conventions import Convention, Identified, convention_tokenizers, conventions, identify
     from .counting import ReferenceCache, Run, SelfBleuStatistics
     from .dispatch import checked_corpus, cpu_tensor_kernels
     from .inputs import Corpus, kind_of
@@ -69,6 +68,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time they load when fi
     from .scoring.significance import Compared, Estimate
     from .sufficient_statistics import Statistics, Sums
     from .tokenizers import TOKENIZERS, Needs, Price, Tokenizer, ptb_tokens, tokenizer_for_language
+    from .which_bleu import Convention, Identified, convention_tokenizers, conventions, identify
 
 # Each public name and the module that defines it. They load when first used (PEP 562), so that
 # `exactbleu --help` and `python -m exactbleu` start without numpy.
@@ -78,7 +78,7 @@ _PUBLIC: dict[str, str] = {
                      "scored", "scored_rows", "sentence_bleu", "statistics"], ".api"),
     **dict.fromkeys(["MBR", "bleu_matrix", "mbr", "self_bleu", "self_bleu_statistics", "sentence_scores"],
                     ".per_sentence"),
-    **dict.fromkeys(["Convention", "Identified", "convention_tokenizers", "conventions", "identify"], ".conventions"),
+    **dict.fromkeys(["Convention", "Identified", "convention_tokenizers", "conventions", "identify"], ".which_bleu"),
     **dict.fromkeys(["OPTIONS", "PRESETS", "SMOOTHING", "Preset", "Settings", "Signature", "Smoothing",
                      "check_whole_corpus", "resolve_settings", "resolve_settings_for_language"], ".options"),
     **dict.fromkeys(["MAX_CELLS", "MAX_ORDER", "MAX_SAMPLES", "MAX_WEIGHT_SETS", "PAIRED_TESTS",

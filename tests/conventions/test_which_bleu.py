@@ -14,7 +14,7 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 import exactbleu
-from exactbleu.conventions import conventions, identify
+from exactbleu.which_bleu import conventions, identify
 from oracles import hf_bleu, nltk_quietly, streams
 
 SMOOTHINGS = {"sacrebleu": ["none", "floor", "add-k", "exp"], "nltk": [f"method{n}" for n in range(8)],

@@ -38,6 +38,19 @@ def test_every_public_name_is_what_it_names_whatever_was_imported_first():
     assert "bleu_matrix" in dir(exactbleu) and callable(exactbleu.self_bleu)
 
 
+def test_no_module_of_the_package_is_named_as_a_public_function():
+    """Importing a submodule sets it on the package under its own name: a module named as a public
+    function (``exactbleu/conventions.py`` beside ``exactbleu.conventions``) would replace the
+    function for whoever imported the module first. ``compat`` is public as a module."""
+    import pkgutil
+
+    modules = {found.name for found in pkgutil.iter_modules(exactbleu.__path__)}
+    assert sorted(modules & set(exactbleu.__all__)) == ["compat"]
+    completed = subprocess.run([sys.executable, "-c", "import exactbleu.which_bleu, exactbleu; print(callable(exactbleu.conventions))"],
+                               capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert completed.stdout.strip() == "True", completed.stderr
+
+
 def test_the_library_and_its_command_line_never_import_evaluate():
     code = ("import sys, exactbleu, exactbleu.cli; exactbleu.corpus_bleu(['a b'], ['a b']);"
             "print(sorted(m for m in ('evaluate', 'datasets', 'transformers', 'torch', 'torchmetrics') if m in sys.modules))")
