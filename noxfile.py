@@ -74,11 +74,17 @@ def environments(session: nox.Session) -> None:
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
               for name in ENVIRONMENTS}
     failed = []
-    for name, build in builds.items():
-        output = build.communicate()[0]
-        session.log(f"{name}-env:\n{output.rstrip()}")
-        if build.returncode:
-            failed.append(f"{name}-env")
+    try:
+        for name, build in builds.items():
+            output = build.communicate()[0]
+            session.log(f"{name}-env:\n{output.rstrip()}")
+            if build.returncode:
+                failed.append(f"{name}-env")
+    finally:
+        for build in builds.values():
+            if build.poll() is None:  # interrupted: no build outlives the session that started it
+                build.kill()
+                build.wait()
     if failed:
         session.error(f"could not make {', '.join(failed)}")
 

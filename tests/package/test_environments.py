@@ -74,6 +74,9 @@ class Build:
         events.append(("end", self.name))
         return f"{self.name} made", None
 
+    def poll(self):
+        return self.returncode
+
 
 class Session:
     def log(self, message):
