@@ -24,14 +24,18 @@ if TYPE_CHECKING:  # only for the type: gradio loads with the page, on first use
 def __getattr__(name: str) -> "gr.Blocks":
     """``app.demo``, the page, built when first asked for (as Gradio's tools and the tests ask)."""
     if name == "demo":
-        from space.page import demo
-
-        return demo
+        return _page()
     raise AttributeError(f"module 'app' has no attribute {name!r}")
 
 
-if __name__ == "__main__":
+def _page() -> "gr.Blocks":
+    """The page, built on first use (gradio loads with it)."""
     from space.page import demo
+
+    return demo
+
+
+if __name__ == "__main__":
     from space.server import serve
 
-    serve(demo)
+    serve(_page)

@@ -20,6 +20,7 @@ import collections
 import errno
 import os
 import socket
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import uvicorn
@@ -212,9 +213,20 @@ def bound_socket(host: str, port: str) -> socket.socket:
     return bound
 
 
-def serve(demo: "gr.Blocks") -> None:
+def serve(page: Callable[[], "gr.Blocks"]) -> None:
     """Serve the Space on GRADIO_SERVER_NAME:GRADIO_SERVER_PORT until Ctrl-C or SIGTERM, with the
-    settings above (Gradio's launch() gives no say over the connections)."""
+    settings above (Gradio's launch() gives no say over the connections). ``page`` builds it once
+    the address is bound: a taken port is a message at once, not after Gradio's seconds of import."""
+    host, port = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"), os.environ.get("GRADIO_SERVER_PORT", "7860")
+    bound = bound_socket(host, port)  # before the workers start: a taken port ends here, with nothing to stop
+    try:
+        _serve_on(bound, host, page())
+    finally:
+        bound.close()
+
+
+def _serve_on(bound: socket.socket, host: str, demo: "gr.Blocks") -> None:
+    """The page served on a bound socket, with its worker processes, until the server stops."""
     import gradio as gr
 
     from .page import workers
@@ -226,8 +238,6 @@ def serve(demo: "gr.Blocks") -> None:
     # show_error=False: an unexpected error says "Error", never its text, which may hold a path.
     app = gr.mount_gradio_app(FastAPI(middleware=[Middleware(RequestSizeLimit, limit=MAX_REQUEST_BYTES)]), demo,
                               path="/", max_file_size=MAX_BYTES, show_error=False)
-    host, port = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"), os.environ.get("GRADIO_SERVER_PORT", "7860")
-    bound = bound_socket(host, port)  # before the workers start: a taken port ends here, with nothing to stop
     config = uvicorn.Config(app, host=host, port=bound.getsockname()[1], http=RequestDeadlines,
                             timeout_keep_alive=HEADER_SECONDS, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
                             limit_concurrency=MAX_CONNECTIONS, log_level="warning")
@@ -237,4 +247,3 @@ def serve(demo: "gr.Blocks") -> None:
         uvicorn.Server(config).run(sockets=[bound])
     finally:
         workers.close()
-        bound.close()
