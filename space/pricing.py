@@ -30,10 +30,13 @@ EXPLAIN_PRICE = 0.1e-6  # per token and order: explain() builds a dict per n-gra
 # "Which BLEU?" (exactbleu.conventions) scores every convention from counts made once per
 # tokenization and reference rule: a price per convention (its settings, corpus score and rows), and
 # per segment for each that also takes the mean of sentence scores, by smoothing method: NLTK's
-# methods 5 to 7 score each segment alone, in exact ratios, the others all at once. Nearly the same
-# work for any text (lines without a match cost methods 5 to 7 up to a third more), so priced at its
-# measure on WMT17's lines, the quietest of several runs, with no margin: the price is what it takes.
-CONVENTION_PRICE = 0.5e-3
+# methods 5 to 7 score each segment alone, in exact ratios, the others all at once, and score a
+# segment's row once however many conventions share it, so they are priced per row that can differ.
+# Nearly the same work for any text (lines without a match cost methods 5 to 7 up to a third more),
+# so priced at its measure on WMT17's lines, with no margin: the price is what it takes. A
+# convention's price is that of the Space's whole request on one line with every tokenizer (one
+# reference set or three), where one tokenizer's call alone takes 0.5 ms a convention.
+CONVENTION_PRICE = 0.75e-3
 SENTENCE_PRICES = {"method5": 16e-6, "method6": 13e-6, "method7": 16e-6}
 SENTENCE_PRICE = 1.2e-6  # every other method, HF's smooth flag and COCO's, with a convention's reference lengths
 # The paired tests resample per line: (seconds, seconds per line), by test, at its default samples.
@@ -153,7 +156,9 @@ def explain_cost(cost: Cost, max_order: int) -> Cost:
 class ConventionWork(NamedTuple):
     """What ``exactbleu.conventions`` does for one tokenizer: its tokenizations (one per case), the
     countings of each (one per reference rule), its conventions, and the smoothing method of each
-    one that also scores every sentence."""
+    scoring of every sentence: one per convention that takes the mean of sentence scores, but for
+    methods that score a row once however many conventions share it (``SENTENCE_PRICES``), one per
+    row of a segment that can differ."""
 
     tokenizations: int
     countings: int
@@ -161,19 +166,33 @@ class ConventionWork(NamedTuple):
     sentence_methods: tuple[str | None, ...]
 
 
+def _kept(keep: str, references: tuple[int, ...]) -> int:
+    """The most references a line keeps under this reference rule."""
+    return {"first": 1, "fewest": min(references)}.get(keep, max(references))
+
+
 @functools.lru_cache(maxsize=16)
 def convention_work(tokenizer: str, references: tuple[int, ...]) -> ConventionWork:
     """What the conventions are for a corpus whose lines hold these numbers of references (each once),
     read off the library's own run on one line per number: however many conventions come to be, the
-    price follows them. About 0.1 s, once a server for each."""
+    price follows them. A segment's row differs by case, by reference rule and, where a line keeps
+    more than one reference, by reference length (one reference is the closest and the shortest).
+    About 0.1 s, once a server for each."""
     line = "the cat sat on the mat"  # every convention's score is finite on it: none is left out
     found = conventions([line] * len(references), [[line] * count for count in references], tokenizers=[tokenizer])
     each = {(row.aggregate, row.preset, repr(sorted(row.options.items()))): row for row in found}  # both scales
     settings = {key: resolve_settings(row.preset, None, **row.options) for key, row in each.items()}
+    sentences = [used for key, used in settings.items() if key[0] != "corpus"]
+    once = {(used.scoring.smooth_method, used.statistics.max_order, used.scoring.weight_set, used.tokenize.lowercase,
+             used.statistics.keep_references,
+             used.statistics.ref_length if _kept(used.statistics.keep_references, references) > 1 else None)
+            for used in sentences if used.scoring.smooth_method in SENTENCE_PRICES}
     return ConventionWork(len({used.tokenize.lowercase for used in settings.values()}),
                           len({used.statistics.keep_references for used in settings.values()}),
                           sum(key[0] == "corpus" for key in settings),
-                          tuple(used.scoring.smooth_method for key, used in settings.items() if key[0] != "corpus"))
+                          tuple(used.scoring.smooth_method for used in sentences
+                                if used.scoring.smooth_method not in SENTENCE_PRICES)
+                          + tuple(method for method, *_ in sorted(once, key=repr)))
 
 
 def conventions_cost(costs: Sequence[Cost], lines: int, max_order: int = 5) -> Cost:
