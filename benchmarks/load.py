@@ -14,10 +14,11 @@ client stops loading the certificate store for every call, 50 ms of the clients'
 which on this machine would be taken from the server's two cores). Each ordinary user sends, back to back, a random 100-line slice of
 a WMT17 system's output with its reference lines to `/compute`, and every answer is compared with
 the library's own result for the same lines (`exactbleu.corpus_bleu`). Users run in several client
-processes, so the clients' own GIL does not stand between them. The attack phase adds 8 clients
-that send, back to back, the dearest requests the limits allow: sacremoses on "1.2. " text and
-MeCab on a run of digits, each sized to just under the Space's MAX_SECONDS, and the page's
-explain event, called as a raw queue request with 10 MB of text. The server is killed at the end.
+processes, so the clients' own GIL does not stand between them (the smoke run's 2 users share one).
+The attack phase adds 8 clients that send, back to back, the dearest requests the limits allow:
+sacremoses on "1.2. " text and MeCab on a run of digits, each sized to just under the Space's
+MAX_SECONDS, and the page's explain event, called as a raw queue request with 10 MB of text. The
+server is killed at the end.
 """
 
 import argparse
@@ -646,9 +647,10 @@ def time_wait_sockets():
     return int(words[words.index("tw") + 1])
 
 
-def run_phase(url, users, seconds, attack, settle=True):
-    """One phase: ``users`` ordinary users for ``seconds``, and if ``attack`` is (the dearest
-    requests, the explain event's index), the attackers. Returns a row of the table."""
+def run_phase(url, users, seconds, attack, settle=True, client_processes=5):
+    """One phase: ``users`` ordinary users for ``seconds``, in at most ``client_processes``
+    processes, and if ``attack`` is (the dearest requests, the explain event's index), the
+    attackers. Returns a row of the table."""
     # gradio_client opens two connections a request, and each waits 60 s in TIME_WAIT when closed:
     # at 100 requests a second, loopback's 28,000 ports run out within two phases, and a client
     # waits seconds for a port. So a phase starts once most of the last one's have gone.
@@ -656,7 +658,7 @@ def run_phase(url, users, seconds, attack, settle=True):
     while settle and time_wait_sockets() > 4_000 and time.time() < deadline:
         time.sleep(1)
     context = multiprocessing.get_context("spawn")
-    processes_count = min(users, 5)
+    processes_count = min(users, client_processes)
     shares = [users // processes_count + (number < users % processes_count) for number in range(processes_count)]
     pipes = [context.Pipe(duplex=False) for _ in range(len(shares) + bool(attack))]
     # Every user, and the 8 attackers and their process's main thread, wait here with this one.
@@ -697,7 +699,7 @@ def run_phase(url, users, seconds, attack, settle=True):
             "attackers": attack_counts}
 
 
-def load_table(user_counts, seconds, settle=True):
+def load_table(user_counts, seconds, settle=True, client_processes=5):
     """The load benchmark's markdown table, and whether every answer was right."""
 
     rows = []
@@ -705,7 +707,7 @@ def load_table(user_counts, seconds, settle=True):
         dearest = (dearest_requests(), space.event_index("explain_for_page"))
         for users in user_counts:
             for attack in (None, dearest):
-                rows.append(run_phase(space.url, users, seconds, attack, settle))
+                rows.append(run_phase(space.url, users, seconds, attack, settle, client_processes))
                 print(f"  {users} users{', attacked' if attack else ''}: {rows[-1]['requests']} requests, p95 "
                       f"{rows[-1]['p95']:.3f} s", file=sys.stderr, flush=True)
         memory = space.peak_memory_mb()
@@ -749,9 +751,11 @@ def main():
         print_prices(["13a"] if arguments.smoke else space_requests.tokenizers(), arguments.smoke)
         return 0
     # The smoke run's second is enough for each user's first request, which every user sends at
-    # the phase's start and is counted whenever it ends.
+    # the phase's start and is counted whenever it ends. Its 2 users share one client process: each
+    # process started costs a second and a half of CPU (Python, gradio_client, the requests' answers).
     user_counts, seconds = ((2,), 1) if arguments.smoke else ((1, 10, 50), 30)
-    table, right, _ = load_table(user_counts, seconds, settle=not arguments.smoke)
+    table, right, _ = load_table(user_counts, seconds, settle=not arguments.smoke,
+                                 client_processes=1 if arguments.smoke else 5)
     print(f"Measured by `python benchmarks/load.py` on {os.cpu_count()} cores, Python "
           f"{sys.version.split()[0]}, {seconds} s per row:\n")
     print(table)

@@ -82,8 +82,28 @@ def alone(sources: int, each: int) -> dict:
     return {"pairwise": pairwise_time, "aggregated": aggregated_time, "peak_mb": peak, "same_best": same}
 
 
-def in_mbrs(sources: int, each: int) -> dict:
-    """mbrs's DecoderMBR on every source, with its MetricBLEU and with exactbleu's (run in mbrs-env)."""
+# mbrs's neural metrics, each module's class: ``mbrs.metrics`` imports every metric it has.
+NEURAL_METRICS = {"bertscore": "MetricBERTScore", "bleurt": "MetricBLEURT", "comet": "MetricCOMET",
+                  "cometkiwi": "MetricCOMETkiwi", "metricx": "MetricMetricX", "xcomet": "MetricXCOMET"}
+
+
+def without_neural_metrics() -> None:
+    """For the smoke run: mbrs's neural metrics left out, each module an empty class of its name. They
+    import transformers, bert_score and COMET, some 10 s of CPU in a process that scores BLEU only."""
+    import types
+
+    for module, name in NEURAL_METRICS.items():
+        placeholder = types.ModuleType(f"mbrs.metrics.{module}")
+        setattr(placeholder, name, type(name, (), {}))
+        sys.modules.setdefault(placeholder.__name__, placeholder)
+
+
+def in_mbrs(sources: int, each: int, smoke: bool = False) -> dict:
+    """mbrs's DecoderMBR on every source, with its MetricBLEU and with exactbleu's (run in mbrs-env).
+    The smoke run gives mbrs's MetricBLEU one worker: its pool starts on every call, and at tiny
+    sizes each of the default 8 is a fork of this process and little else; the picks are the same."""
+    if smoke:
+        without_neural_metrics()
     from mbrs.decoders import DecoderMBR
     from mbrs.metrics import MetricBLEU as Theirs
 
@@ -91,7 +111,8 @@ def in_mbrs(sources: int, each: int) -> dict:
 
     data = samples(sources, each)
     report = {}
-    for name, metric in (("theirs", Theirs(Theirs.Config())), ("face", Ours(Ours.Config()))):
+    theirs = Theirs.Config(num_workers=1) if smoke else Theirs.Config()
+    for name, metric in (("theirs", Theirs(theirs)), ("face", Ours(Ours.Config()))):
         decoder = DecoderMBR(DecoderMBR.Config(), metric)
         decoder.decode(data[0][:4], data[0][:4])  # first-call costs, outside the clock
         start = time.perf_counter()
@@ -100,12 +121,12 @@ def in_mbrs(sources: int, each: int) -> dict:
     return report
 
 
-def child(python: pathlib.Path, role: str, sources: int, each: int) -> dict:
+def child(python: pathlib.Path, role: str, sources: int, each: int, smoke: bool = False) -> dict:
     """A run in a fresh process, with a temporary folder of its own that goes with it (torch, which
     mbrs imports, writes its compiler's cache there)."""
+    command = [str(python), __file__, "--child", role, str(sources), str(each)] + (["--smoke"] if smoke else [])
     with tempfile.TemporaryDirectory() as scratch:
-        completed = subprocess.run([str(python), __file__, "--child", role, str(sources), str(each)],
-                                   capture_output=True, text=True, check=False, cwd=ROOT,
+        completed = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT,
                                    env={**os.environ, "TMPDIR": scratch})
     if completed.returncode:
         raise SystemExit(f"the {role} run failed:\n{completed.stderr[-3000:]}")
@@ -161,7 +182,7 @@ def main() -> None:
     arguments = parser.parse_args()
     if arguments.child:
         role, sources, each = arguments.child[0], int(arguments.child[1]), int(arguments.child[2])
-        print(json.dumps(alone(sources, each) if role == "alone" else in_mbrs(sources, each)))
+        print(json.dumps(alone(sources, each) if role == "alone" else in_mbrs(sources, each, arguments.smoke)))
         return
     import exactbleu
 
@@ -175,7 +196,7 @@ def main() -> None:
     best = exactbleu.mbr(data).best.tolist()
     if not MBRS.exists():
         raise SystemExit(f"mbrs's environment {MBRS.parent.parent} is missing: the README's set-up builds it")
-    theirs = child(MBRS, "mbrs", *side)
+    theirs = child(MBRS, "mbrs", *side, smoke=arguments.smoke)
     if theirs["face_best"] != theirs["theirs_best"]:
         raise SystemExit("exactbleu.mbrs picked other candidates than mbrs's own MetricBLEU")
     differing = sum(int(a != b) for a, b in zip(best, theirs["theirs_best"]))

@@ -3,7 +3,8 @@ MetricBLEU and with exactbleu.mbrs.MetricBLEU, on the job's sources, and every m
 metrics under the job's configs; the aggregated utility of exactbleu.mbr against mbrs's own
 aggregation in float64; what each refuses, and with what message; what each reports to mbrs's
 timer; then mbrs's own tests of its BLEU (mbrs/metrics/bleu_test.py) against exactbleu's, in this
-process. Writes what each gave, as JSON, for the test to compare."""
+process. mbrs's neural metrics, which it imports with its BLEU, are left out. Writes what each gave,
+as JSON, for the test to compare."""
 
 import concurrent.futures
 import contextlib
@@ -12,6 +13,22 @@ import json
 import multiprocessing
 import os
 import sys
+import types
+
+# mbrs's neural metrics, each its module's and its class's name: none of them is BLEU, or read here.
+NEURAL_METRICS = {"bertscore": "MetricBERTScore", "bleurt": "MetricBLEURT", "comet": "MetricCOMET",
+                  "cometkiwi": "MetricCOMETkiwi", "metricx": "MetricMetricX", "xcomet": "MetricXCOMET"}
+
+
+def without_neural_metrics():
+    """mbrs's metrics package imports every metric it ships, and with its neural ones transformers,
+    BERTScore, COMET and BLEURT: two thirds of this process's CPU, most of it imports that nothing here
+    reads. Their modules are stood in for by modules that hold only their class's name, so that mbrs
+    imports its BLEU, its bases, registry and decoders, as they are, and nothing of its neural metrics."""
+    for module, name in NEURAL_METRICS.items():
+        stand_in = types.ModuleType(f"mbrs.metrics.{module}", "stands in for mbrs's own; see in_mbrs.py")
+        setattr(stand_in, name, type(name, (), {}))
+        sys.modules[stand_in.__name__] = stand_in
 
 
 def decoded(decoder_class, metric, hypotheses, lprobs):
@@ -141,6 +158,7 @@ def mbrs_own_tests(scratch):
 
 
 def main(job_path, report_path):
+    without_neural_metrics()
     # Imported here: pytest collects this file (for doctests) in the dev environment, which has no mbrs.
     from mbrs.decoders import DecoderAggregateMBR, DecoderMBR
     from mbrs.metrics import MetricBLEU as TheirMetric

@@ -3,11 +3,11 @@ names exactbleu's functions, and the overrides it gives) loaded through verl's o
 trainer scores in its reward loop: a RewardLoopWorker loads its manager with load_reward_manager
 (reward.reward_manager, reward.custom_reward_function: path, name, reward_kwargs) and runs the
 manager's run_single on each sample of its chunk, a task each. Each registry manager that runs on a
-CPU (naive, dapo, gdpo, rate_limited, and remote on a local Ray) runs so, with and without a reward
-model's router (an address that nothing is called at, and its tokenizer); so does exactbleu.verl's
-BatchRewardManager (importlib source), cancelled mid-call too; and the legacy NaiveRewardManager and
-BatchRewardManager. Writes every reward, each call's keywords and size, the decoded responses, the
-errors, and what was left behind, as JSON."""
+CPU (naive, dapo, gdpo, rate_limited, and remote on a local Ray, whose two managers share one actor)
+runs so, with and without a reward model's router (an address that nothing is called at, and its
+tokenizer); so does exactbleu.verl's BatchRewardManager (importlib source), cancelled mid-call too; and
+the legacy NaiveRewardManager and BatchRewardManager. Writes every reward, each call's keywords and
+size, the decoded responses, the errors, and what was left behind, as JSON."""
 
 import json
 import sys
@@ -19,6 +19,7 @@ THINK = ["<think>", "</think>"]  # a list in reward_kwargs reaches the function 
 def main(job_path, report_path):
     # Imported here: pytest collects this file (for doctests) in the dev environment, which has no verl.
     import asyncio
+    import itertools
     import shutil
     import tempfile
     import threading
@@ -81,13 +82,16 @@ def main(job_path, report_path):
     cancelled(loop, run, worker(batched), data, report)
     refused(tokenizer, job, report)
 
-    # Ray's sockets live in its temporary folder, whose path must be short (AF_UNIX: 107 bytes).
+    # Ray's sockets live in its temporary folder, whose path must be short (AF_UNIX: 107 bytes). One CPU,
+    # the one actor's: a second one would start a worker process that nothing uses.
     ray_folder = tempfile.mkdtemp(prefix="ray", dir="/tmp")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=ray_folder)
-    try:  # both workers first: their managers' Ray actors (a process each, which imports verl) start together
-        remote = {"remote" + ("+router" if router else ""): worker(
-            {**per_sample, "reward.reward_manager.name": "remote"}, router, record=False) for router in (None, ROUTER)}
-        for name, made in remote.items():
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, _temp_dir=ray_folder)
+    try:  # one Ray actor (a process, which imports verl: 10 s of CPU) scores for both remote managers
+        named = {**per_sample, "reward.reward_manager.name": "remote"}
+        alone = worker(named, record=False)
+        routed = worker({**named, "reward.num_workers": 0}, ROUTER, record=False)  # a manager with no actor of its own
+        routed.reward_manager.reward_worker_pool = itertools.cycle(alone.reward_manager.reward_worker)
+        for name, made in (("remote", alone), ("remote+router", routed)):
             run(name, made)
     finally:
         ray.shutdown()

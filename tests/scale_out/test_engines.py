@@ -4,9 +4,14 @@ workers.
 
 Every engine runs in a child process of its own session, so that whatever it starts (torchrun's
 ranks, Dask's nannies and workers, Ray's daemons) can be found afterwards: the tests fail if any
-of it outlives the run, and kill it."""
+of it outlives the run, and kill it. An engine's recipes and checks share that child
+(engines_driver.py), which each module fixture starts once: the engine is imported once, and
+Ray's cluster starts once, for its recipe and the fresh-workers check."""
 
 import ast
+import contextlib
+import importlib.util
+import json
 import os
 import re
 import secrets
@@ -28,7 +33,8 @@ from pages import recipe
 pytestmark = pytest.mark.slow  # distributed engines in processes of their own
 
 LINES = 251  # odd, so that ranks and partitions get unequal shares
-TIMEOUT = 240  # a whole run; far above the seconds each takes, for a loaded machine
+TIMEOUT = 240  # a step of a run; far above the seconds each takes, for a loaded machine
+DRIVER = Path(__file__).with_name("engines_driver.py")
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +42,15 @@ def corpus(wmt17):
     return wmt17["systems"]["online-B.0"][:LINES], wmt17["reference"][:LINES]
 
 
-@pytest.fixture
-def scratch():
+@contextlib.contextmanager
+def scratch_folder():
     """TMPDIR and RAY_TMPDIR of a run, removed after it. Short and under /tmp, not pytest's tmp_path:
     Ray's sockets live there, and a Unix socket's path may not pass 107 bytes."""
     path = Path(tempfile.mkdtemp(prefix="engines-", dir="/tmp" if os.path.isdir("/tmp") else None))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def session_members(session):
@@ -64,15 +72,13 @@ def session_members(session):
 
 def kill(members):
     for pid, _ in members:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
-def run(command, scratch, cwd=ROOT):
+def run(command, scratch, cwd=ROOT, timeout=TIMEOUT):
     """Run ``command`` offline in a new session; return its stdout once it and everything it
-    started are gone. Fails (after killing them) if it runs over TIMEOUT, fails, or leaves processes."""
+    started are gone. Fails (after killing them) if it runs over ``timeout``, fails, or leaves processes."""
     env = without_transformers(HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
                                GRADIO_ANALYTICS_ENABLED="False", RAY_USAGE_STATS_ENABLED="0", TMPDIR=str(scratch),
                                RAY_TMPDIR=str(scratch),
@@ -83,11 +89,11 @@ def run(command, scratch, cwd=ROOT):
     with out.open("w", encoding="utf-8") as stdout, err.open("w", encoding="utf-8") as stderr:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=stdout, stderr=stderr, start_new_session=True)
     try:
-        process.wait(timeout=TIMEOUT)
+        process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         kill(session_members(process.pid))
         process.wait()
-        pytest.fail(f"still running after {TIMEOUT} s: {command}\n{tail(err)}")
+        pytest.fail(f"still running after {timeout} s: {command}\n{tail(err)}")
     # A cluster's last processes may take a moment to exit after the driver does.
     deadline = time.monotonic() + 15
     while (leftovers := session_members(process.pid)) and time.monotonic() < deadline:
@@ -115,126 +121,133 @@ def write_corpus(scratch, predictions, references):
     return list(files)
 
 
-def run_recipe(name, scratch, predictions, references):
-    """Run the README recipe by the command its first line gives, on these segments."""
+def recipe_step(name, scratch, predictions, references, cwd=ROOT):
+    """The README recipe as the command its first line gives runs it, on these segments, in a folder
+    of its own: the command's launcher and options, and the driver's step."""
     script = recipe(name)
     words = shlex.split(re.match(r"# Run: (.*)\n", script).group(1))
-    files = write_corpus(scratch, predictions, references)
-    launchers = {"torchrun": [sys.executable, "-m", "torch.distributed.run"], "python": [sys.executable]}
-    command = list(launchers[words[0]])
+    folder = scratch / name
+    folder.mkdir()
+    files = write_corpus(folder, predictions, references)
+    launcher, argv = [words[0]], []
     for word in words[1:]:
         if word.endswith(".py"):
-            (scratch / word).write_text(script, encoding="utf-8")
-        command.append(str(scratch / word) if word.endswith(".py") or word in files else word)
-    return printed_results(run(command, scratch))
+            (folder / word).write_text(script, encoding="utf-8")
+        if word.endswith(".py") or word in files:
+            argv.append(str(folder / word))
+        else:
+            (argv if argv else launcher).append(word)
+    return launcher, {"kind": "recipe", "name": name, "cwd": str(cwd), "argv": argv}
 
 
-def test_torch_distributed_recipe(scratch, corpus):
+def fresh_workers_step(engine, scratch, predictions, references):
+    """The fresh-workers check, run from a folder of its own: the workers find exactbleu installed,
+    not in a working directory."""
+    folder = scratch / "fresh-workers"
+    folder.mkdir()
+    files = write_corpus(folder, predictions, references)
+    return ["python"], {"kind": "fresh workers", "name": "fresh workers", "engine": engine, "cwd": str(folder),
+                        "args": [METRIC_PATH, *(str(folder / name) for name in files)]}
+
+
+def run_steps(steps, scratch, cwd=ROOT):
+    """Run the steps, (launcher, step), in one driver that the launcher they all share starts: the
+    engine's imports and processes once for them all. Returns each step's printed results by the
+    heading the driver printed before them."""
+    commands = {tuple(launcher) for launcher, _ in steps}
+    assert len(commands) == 1, f"the recipes' commands differ: {commands}"
+    [launcher] = commands
+    launchers = {"torchrun": [sys.executable, "-m", "torch.distributed.run"], "python": [sys.executable]}
+    (scratch / "plan.json").write_text(json.dumps([step for _, step in steps]), encoding="utf-8")
+    stdout = run([*launchers[launcher[0]], *launcher[1:], str(DRIVER), str(scratch / "plan.json")], scratch, cwd,
+                 timeout=TIMEOUT * len(steps))
+    sections = {"": []}
+    lines = sections[""]
+    for line in stdout.splitlines():
+        if line.startswith("--- "):
+            lines = sections.setdefault(line[4:], [])
+        else:
+            lines.append(line)
+    assert not printed_results("\n".join(sections.pop(""))), f"results before any step's heading:\n{stdout}"
+    return {name: printed_results("\n".join(lines)) for name, lines in sections.items()}
+
+
+@pytest.fixture(scope="module")
+def torch_runs(corpus):
+    """Both recipes in one torchrun, whose launcher and ranks import torch once (their commands are
+    the same but for the script); accelerate's, where it is installed."""
     pytest.importorskip("torch.distributed")
-    expected = exactbleu.corpus_bleu(*corpus, "nltk", smooth_method="method3")
-    assert run_recipe("torch-distributed", scratch, *corpus) == [expected]  # printed by rank 0 alone
+    with scratch_folder() as scratch:
+        steps = [recipe_step("torch-distributed", scratch, *corpus)]
+        if importlib.util.find_spec("accelerate"):
+            steps.append(recipe_step("accelerate", scratch, *corpus))
+        return run_steps(steps, scratch)
 
 
-def test_accelerate_recipe(scratch, corpus):
-    """One line printed: had the two processes not joined, each would print a whole-corpus score."""
-    pytest.importorskip("torch.distributed")
-    pytest.importorskip("accelerate")
-    assert run_recipe("accelerate", scratch, *corpus) == [exactbleu.corpus_bleu(*corpus, "sacrebleu")]
-
-
-def test_dask_recipe(scratch, corpus, bleu):
+@pytest.fixture(scope="module")
+def dask_runs(corpus):
+    """The fresh-workers check first, before this process imports evaluate; then the recipes."""
     pytest.importorskip("dask.distributed")
+    predictions, references = corpus
+    with scratch_folder() as scratch:
+        return run_steps([fresh_workers_step("dask", scratch, *corpus),
+                          recipe_step("dask", scratch, *corpus),
+                          recipe_step("self-bleu-dask", scratch, predictions[:250], predictions[:250]),
+                          recipe_step("matrix-dask", scratch, predictions[:120], references[:40])], scratch)
+
+
+@pytest.fixture(scope="module")
+def ray_runs(corpus):
+    """The recipe, from a folder of its own, in whose cluster the fresh-workers check runs before
+    the recipe's ray.shutdown() (engines_driver.py)."""
+    pytest.importorskip("ray")
+    pytest.importorskip("ray.data")
+    with scratch_folder() as scratch:
+        fresh = fresh_workers_step("ray", scratch, *corpus)
+        return run_steps([fresh, recipe_step("ray", scratch, *corpus, cwd=fresh[1]["cwd"])], scratch,
+                         cwd=fresh[1]["cwd"])
+
+
+def test_torch_distributed_recipe(torch_runs, corpus):
+    expected = exactbleu.corpus_bleu(*corpus, "nltk", smooth_method="method3")
+    assert torch_runs.get("torch-distributed") == [expected]  # printed by rank 0 alone
+
+
+def test_accelerate_recipe(torch_runs, corpus):
+    """One line printed: had the two processes not joined, each would print a whole-corpus score."""
+    pytest.importorskip("accelerate")
+    assert torch_runs.get("accelerate") == [exactbleu.corpus_bleu(*corpus, "sacrebleu")]
+
+
+def test_dask_recipe(dask_runs, corpus, bleu):
     predictions, references = corpus
     expected = [exactbleu.corpus_bleu(predictions, references, tokenizer="intl"),
                 bleu.compute(predictions=predictions, references=references)]
-    assert run_recipe("dask", scratch, *corpus) == expected
+    assert dask_runs.get("dask") == expected
 
 
-def test_ray_recipe(scratch, corpus):
-    pytest.importorskip("ray")
-    pytest.importorskip("ray.data")
-    expected = exactbleu.corpus_bleu(*corpus, "nltk", smooth_method="method3")
-    assert run_recipe("ray", scratch, *corpus) == [expected, expected]  # tasks, then ray.data
-
-
-def test_self_bleu_from_shards_on_dask(scratch, corpus):
-    pytest.importorskip("dask.distributed")
+def test_self_bleu_from_shards_on_dask(dask_runs, corpus):
     texts = corpus[0][:250]
     expected = exactbleu.self_bleu(texts, "nltk", smooth_method="method1")
-    [printed] = run_recipe("self-bleu-dask", scratch, texts, texts)
-    assert printed == {"self_bleu": expected["self_bleu"], "scores": expected["scores"].tolist()}
+    printed = {"self_bleu": expected["self_bleu"], "scores": expected["scores"].tolist()}
+    assert dask_runs.get("self-bleu-dask") == [printed]
 
 
-def test_bleu_matrix_by_blocks_on_dask(scratch, corpus):
-    pytest.importorskip("dask.distributed")
+def test_bleu_matrix_by_blocks_on_dask(dask_runs, corpus):
     predictions, references = corpus[0][:120], corpus[1][:40]
-    files = write_corpus(scratch, predictions, references)
-    (scratch / "matrix_dask.py").write_text(recipe("matrix-dask"), encoding="utf-8")
-    printed = printed_results(run([sys.executable, str(scratch / "matrix_dask.py"),
-                                   *(str(scratch / name) for name in files)], scratch))
-    assert printed == [{"matrix": exactbleu.bleu_matrix(predictions, references).tolist()}]
-
-
-_FRESH_WORKERS = '''
-import sys
-
-WAIT = 90  # seconds: a fresh worker imports evaluate first, slowly on a loaded machine
-
-
-def main(engine, path, hypotheses, references):
-    with open(hypotheses, encoding="utf-8") as file:
-        predictions = [line.rstrip("\\n") for line in file]
-    with open(references, encoding="utf-8") as file:
-        references = [line.rstrip("\\n") for line in file]
-    parts = [(predictions[i:i + 100], references[i:i + 100]) for i in range(0, len(predictions), 100)]
-    if engine == "dask":
-        from dask.distributed import Client, LocalCluster
-
-        # The workers start before evaluate is even imported here, like those of a cluster already
-        # running: a worker spawned after the load inherits the caller's sys.path, evaluate's module
-        # cache included, and would unpickle even a metric whose class lives there.
-        with LocalCluster(n_workers=1, threads_per_worker=1) as cluster, Client(cluster) as client:
-            import evaluate
-
-            bleu = evaluate.load(path)
-            columns = [future.result(timeout=WAIT)
-                       for future in client.map(lambda part: bleu.statistics(*part), parts)]
-            computed = client.submit(bleu.compute, predictions=predictions,
-                                     references=references).result(timeout=WAIT)
-    else:
-        import ray
-
-        ray.init(num_cpus=1, include_dashboard=False)  # one fresh worker is enough to show it
-        try:
-            import evaluate
-
-            bleu = evaluate.load(path)
-            statistics = ray.remote(lambda part: bleu.statistics(*part))
-            columns = ray.get([statistics.remote(part) for part in parts], timeout=WAIT)
-            compute = ray.remote(lambda metric: metric.compute(predictions=predictions, references=references))
-            computed = ray.get(compute.remote(bleu), timeout=WAIT)
-        finally:
-            ray.shutdown()
-    print(bleu.score_statistics({name: [value for part in columns for value in part[name]] for name in columns[0]}))
-    print(computed)
-
-
-if __name__ == "__main__":
-    main(*sys.argv[1:])
-'''
+    assert dask_runs.get("matrix-dask") == [{"matrix": exactbleu.bleu_matrix(predictions, references).tolist()}]
 
 
 @pytest.mark.parametrize("engine", ["dask", "ray"])
-def test_a_loaded_metric_works_on_fresh_workers(engine, scratch, corpus, bleu):
+def test_a_loaded_metric_works_on_fresh_workers(engine, request, corpus, bleu):
     """Regression: the metric's class lived in evaluate's dynamic module, which fresh workers cannot
     import. Dask's workers logged `No module named 'evaluate_modules'` and left the futures pending
-    (the caller waited forever; here, WAIT fails it); Ray's tasks failed."""
-    pytest.importorskip("dask.distributed" if engine == "dask" else "ray")
-    predictions, references = corpus
-    files = write_corpus(scratch, predictions, references)
-    (scratch / "fresh_workers.py").write_text(_FRESH_WORKERS, encoding="utf-8")
-    # Run from the scratch folder: the workers find exactbleu installed, not in a working directory.
-    stdout = run([sys.executable, str(scratch / "fresh_workers.py"), engine, METRIC_PATH,
-                  *(str(scratch / name) for name in files)], scratch, cwd=scratch)
-    expected = bleu.compute(predictions=predictions, references=references)
-    assert printed_results(stdout) == [expected, expected]
+    (the caller waited forever; here, the driver's WAIT fails it); Ray's tasks failed."""
+    runs = request.getfixturevalue(f"{engine}_runs")
+    expected = bleu.compute(predictions=corpus[0], references=corpus[1])
+    assert runs.get("fresh workers") == [expected, expected]
+
+
+def test_ray_recipe(ray_runs, corpus):
+    expected = exactbleu.corpus_bleu(*corpus, "nltk", smooth_method="method3")
+    assert ray_runs.get("ray") == [expected, expected]  # tasks, then ray.data

@@ -1,0 +1,131 @@
+"""One process (one per rank under torchrun) that runs, one after the other, the steps of a plan that
+test_engines.py writes: README recipes, each as written, run as `python recipe.py ...` runs it
+(its own `__main__`, argv and working directory), and the fresh-workers check. An engine's
+processes start once, not once per test: this process imports the engine once and, for Ray, the
+check runs in the recipe's own cluster, before the recipe's `ray.shutdown()` ends it.
+
+Each step's lines follow a line `--- name`. Nothing here is imported at the top that a Dask
+worker, which imports this file when it starts, would not need."""
+
+import json
+import os
+import runpy
+import socket
+import sys
+
+WAIT = 90  # seconds: a fresh worker imports evaluate first, slowly on a loaded machine
+
+
+def read(path):
+    with open(path, encoding="utf-8") as file:
+        return [line.rstrip("\n") for line in file]
+
+
+def fresh_workers(engine, path, hypotheses, references):
+    """Regression: a metric from evaluate.load works on workers that started before it was loaded.
+    Dask's worker starts here before evaluate is even imported (this step comes first in its plan),
+    like those of a cluster already running: a worker spawned after the load inherits the caller's
+    sys.path, evaluate's module cache included, and would unpickle even a metric whose class lives
+    there. Ray's workers are those of the recipe's cluster, started (with the driver's sys.path)
+    before the load."""
+    predictions, references = read(hypotheses), read(references)
+    parts = [(predictions[i:i + 100], references[i:i + 100]) for i in range(0, len(predictions), 100)]
+    if engine == "dask":
+        from dask.distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=1, threads_per_worker=1) as cluster, Client(cluster) as client:
+            import evaluate
+
+            bleu = evaluate.load(path)
+            columns = [future.result(timeout=WAIT)
+                       for future in client.map(lambda part: bleu.statistics(*part), parts)]
+            computed = client.submit(bleu.compute, predictions=predictions,
+                                     references=references).result(timeout=WAIT)
+    else:
+        import evaluate
+        import ray
+
+        assert ray.is_initialized()  # the recipe's cluster, whose workers started before the load
+        bleu = evaluate.load(path)
+        statistics = ray.remote(lambda part: bleu.statistics(*part))
+        columns = ray.get([statistics.remote(part) for part in parts], timeout=WAIT)
+        compute = ray.remote(lambda metric: metric.compute(predictions=predictions, references=references))
+        computed = ray.get(compute.remote(bleu), timeout=WAIT)
+    print(bleu.score_statistics({name: [value for part in columns for value in part[name]] for name in columns[0]}))
+    print(computed, flush=True)
+
+
+def announce(name):
+    if os.environ.get("RANK", "0") == "0":  # torchrun's ranks share one stdout
+        print(f"--- {name}", flush=True)
+
+
+def run_recipe(step):
+    """The recipe as `python script args` runs it; the caller's sys.path comes back after, so that
+    no step's workers inherit what an earlier step added (evaluate's module cache)."""
+    announce(step["name"])
+    os.chdir(step["cwd"])
+    sys.argv, path = list(step["argv"]), list(sys.path)
+    sys.path[0] = os.path.dirname(step["argv"][0])
+    try:
+        runpy.run_path(step["argv"][0], run_name="__main__")
+    finally:
+        sys.stdout.flush()
+        sys.path[:] = path
+
+
+def check_before_ray_shutdown(step):
+    """Run the fresh-workers check when the recipe calls ray.shutdown(), then shut down."""
+    import ray
+
+    shutdown = ray.shutdown
+
+    def check_then_shutdown(*args, **kwargs):
+        ray.shutdown = shutdown
+        try:
+            announce(step["name"])
+            os.chdir(step["cwd"])
+            fresh_workers("ray", *step["args"])
+        finally:
+            shutdown(*args, **kwargs)
+
+    ray.shutdown = check_then_shutdown
+
+
+def new_rendezvous(index):
+    """A torchrun rank's next process group meets at a port of its own: a group destroyed leaves its
+    keys in torchrun's store, where the next group of the same name would read them."""
+    from torch.distributed import TCPStore
+
+    store = TCPStore(os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]), is_master=False)  # torchrun's
+    if os.environ["RANK"] == "0":
+        with socket.socket() as probe:
+            probe.bind((os.environ["MASTER_ADDR"], 0))
+            store.set(f"exactbleu-step-{index}", str(probe.getsockname()[1]))
+    os.environ["MASTER_PORT"] = store.get(f"exactbleu-step-{index}").decode()
+    os.environ["TORCHELASTIC_USE_AGENT_STORE"] = "False"  # rank 0 serves the new store itself
+
+
+def main(plan):
+    cwd = os.getcwd()
+    for index, step in enumerate(plan):
+        if step["kind"] == "fresh workers" and step["engine"] == "ray":
+            check_before_ray_shutdown(step)
+            continue
+        if index and "TORCHELASTIC_RUN_ID" in os.environ:
+            new_rendezvous(index)
+        if step["kind"] == "fresh workers":
+            announce(step["name"])
+            os.chdir(step["cwd"])
+            path = list(sys.path)
+            sys.path[0] = step["cwd"]  # as `python check.py` there would have it
+            fresh_workers(step["engine"], *step["args"])
+            sys.path[:] = path
+        else:
+            run_recipe(step)
+        os.chdir(cwd)
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as file:
+        main(json.load(file))
