@@ -5,14 +5,17 @@ workers.
 Every engine runs in a child process of its own session, so that whatever it starts (torchrun's
 ranks, Dask's nannies and workers, Ray's daemons) can be found afterwards: the tests fail if any
 of it outlives the run, and kill it. An engine's recipes and checks share that child
-(engines_driver.py), which each module fixture starts once: the engine is imported once, and
-Ray's cluster starts once, for its recipe and the fresh-workers check."""
+(engines_driver.py), which each engine's fixture starts once for the whole run, on whichever worker
+asks first: the engine is imported once, and Ray's cluster starts once, for its recipe and the
+fresh-workers check."""
 
 import ast
 import contextlib
+import fcntl
 import importlib.util
 import json
 import os
+import pickle
 import re
 import secrets
 import shlex
@@ -172,40 +175,69 @@ def run_steps(steps, scratch, cwd=ROOT):
     return {name: printed_results("\n".join(lines)) for name, lines in sections.items()}
 
 
+def once_for_the_run(tmp_path_factory, name, make):
+    """What ``make()`` returns, made once for the whole test run: by whichever of pytest-xdist's
+    workers asks first, while the others wait on a lock, then read it. An engine's run costs tens of
+    seconds of CPU, and a module fixture would be made again by each worker that takes a test of it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return make()
+    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above each worker's own
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even if make() fails
+        made = shared / f"{name}.pickle"
+        if made.exists():
+            return pickle.loads(made.read_bytes())
+        result = make()
+        made.write_bytes(pickle.dumps(result))
+        return result
+
+
 @pytest.fixture(scope="module")
-def torch_runs(corpus):
+def torch_runs(corpus, tmp_path_factory):
     """Both recipes in one torchrun, whose launcher and ranks import torch once (their commands are
     the same but for the script); accelerate's, where it is installed."""
     pytest.importorskip("torch.distributed")
-    with scratch_folder() as scratch:
-        steps = [recipe_step("torch-distributed", scratch, *corpus)]
-        if importlib.util.find_spec("accelerate"):
-            steps.append(recipe_step("accelerate", scratch, *corpus))
-        return run_steps(steps, scratch)
+
+    def make():
+        with scratch_folder() as scratch:
+            steps = [recipe_step("torch-distributed", scratch, *corpus)]
+            if importlib.util.find_spec("accelerate"):
+                steps.append(recipe_step("accelerate", scratch, *corpus))
+            return run_steps(steps, scratch)
+
+    return once_for_the_run(tmp_path_factory, "torch-runs", make)
 
 
 @pytest.fixture(scope="module")
-def dask_runs(corpus):
+def dask_runs(corpus, tmp_path_factory):
     """The fresh-workers check first, before this process imports evaluate; then the recipes."""
     pytest.importorskip("dask.distributed")
     predictions, references = corpus
-    with scratch_folder() as scratch:
-        return run_steps([fresh_workers_step("dask", scratch, *corpus),
-                          recipe_step("dask", scratch, *corpus),
-                          recipe_step("self-bleu-dask", scratch, predictions[:250], predictions[:250]),
-                          recipe_step("matrix-dask", scratch, predictions[:120], references[:40])], scratch)
+
+    def make():
+        with scratch_folder() as scratch:
+            return run_steps([fresh_workers_step("dask", scratch, *corpus),
+                              recipe_step("dask", scratch, *corpus),
+                              recipe_step("self-bleu-dask", scratch, predictions[:250], predictions[:250]),
+                              recipe_step("matrix-dask", scratch, predictions[:120], references[:40])], scratch)
+
+    return once_for_the_run(tmp_path_factory, "dask-runs", make)
 
 
 @pytest.fixture(scope="module")
-def ray_runs(corpus):
+def ray_runs(corpus, tmp_path_factory):
     """The recipe, from a folder of its own, in whose cluster the fresh-workers check runs before
     the recipe's ray.shutdown() (engines_driver.py)."""
     pytest.importorskip("ray")
     pytest.importorskip("ray.data")
-    with scratch_folder() as scratch:
-        fresh = fresh_workers_step("ray", scratch, *corpus)
-        return run_steps([fresh, recipe_step("ray", scratch, *corpus, cwd=fresh[1]["cwd"])], scratch,
-                         cwd=fresh[1]["cwd"])
+
+    def make():
+        with scratch_folder() as scratch:
+            fresh = fresh_workers_step("ray", scratch, *corpus)
+            return run_steps([fresh, recipe_step("ray", scratch, *corpus, cwd=fresh[1]["cwd"])], scratch,
+                             cwd=fresh[1]["cwd"])
+
+    return once_for_the_run(tmp_path_factory, "ray-runs", make)
 
 
 def test_torch_distributed_recipe(torch_runs, corpus):
