@@ -2,9 +2,11 @@
 a runner for evaluate's distributed mode, and the Space served as a user starts it."""
 
 import contextlib
+import fcntl
 import json
 import os
 import pathlib
+import pickle
 import signal
 import socket
 import subprocess
@@ -144,6 +146,24 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+def once_for_the_run(tmp_path_factory, name, make):
+    """What ``make()`` returns, made once for the whole test run: by whichever of pytest-xdist's
+    workers asks first, while the others wait on a lock, then read it back. For a module fixture that
+    runs a client or an engine in processes of its own (tens of seconds of CPU), which each worker
+    that takes one of the module's tests would otherwise make again."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return make()
+    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above each worker's own
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even where make() fails
+        made = shared / f"{name}.pickle"
+        if made.exists():
+            return pickle.loads(made.read_bytes())
+        result = make()
+        made.write_bytes(pickle.dumps(result))
+        return result
 
 
 def client_python(client):

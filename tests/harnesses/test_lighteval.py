@@ -23,7 +23,7 @@ import sacrebleu
 from sacrebleu.metrics import BLEU
 
 import exactbleu
-from conftest import ROOT, client_python
+from conftest import ROOT, client_python, once_for_the_run
 from oracles import coco_bleu, hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
 from pages import PAGES, recipe
 
@@ -55,7 +55,11 @@ def offline(scratch, **variables):
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """LightEval's report on the recipe's run, its own BLEU on the preset corpora and the face's
-    errors, with what was given to it."""
+    errors, with what was given to it: once for the whole test run."""
+    return once_for_the_run(tmp_path_factory, "lighteval", lambda: run_in_lighteval(tmp_path_factory))
+
+
+def run_in_lighteval(tmp_path_factory):
     lighteval = client_python("lighteval")
     scratch = tmp_path_factory.mktemp("lighteval")
     folder = scratch / "task"  # the user's folder: the recipe's file beside a data.jsonl, and nothing else

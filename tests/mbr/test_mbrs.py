@@ -10,7 +10,6 @@ mbrs cannot share this environment: it brings unbabel-comet, which pins numpy be
 torchmetrics below 0.11. nox builds mbrs-env for it (noxfile.py), and mbrs runs there, once
 for all these tests, in a process of its own (in_mbrs.py)."""
 
-import fcntl
 import json
 import math
 import os
@@ -21,7 +20,7 @@ import pytest
 import sacrebleu
 
 import exactbleu
-from conftest import ROOT, client_python
+from conftest import ROOT, client_python, once_for_the_run
 from oracles import mbr_samples
 from pages import recipe
 
@@ -64,17 +63,8 @@ NUM_WORKERS_REFUSED = [-1, "2", 1.5, True, None]
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    """mbrs's run, once a session: where pytest-xdist shares this module's tests between its workers,
-    the first to come runs it and the other waits for its report, rather than run it beside it."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return run_in_mbrs(tmp_path_factory.mktemp("mbrs"))
-    shared = tmp_path_factory.getbasetemp().parent  # the workers' common folder, this session's
-    with open(shared / "mbrs.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (shared / "mbrs" / "report.json").exists():
-            return json.loads((shared / "mbrs" / "report.json").read_text(encoding="utf-8"))
-        (shared / "mbrs").mkdir(exist_ok=True)
-        return run_in_mbrs(shared / "mbrs")
+    """mbrs's run, once for the whole test run."""
+    return once_for_the_run(tmp_path_factory, "mbrs", lambda: run_in_mbrs(tmp_path_factory.mktemp("mbrs")))
 
 
 def run_in_mbrs(scratch):
@@ -93,7 +83,6 @@ def run_in_mbrs(scratch):
                                env=environment, cwd=scratch)
     assert completed.returncode == 0, completed.stderr[-6000:]
     report = {**json.loads((scratch / "partial.json").read_text(encoding="utf-8")), "sources": sources}
-    (scratch / "report.json").write_text(json.dumps(report), encoding="utf-8")  # whole, for the other worker
     return report
 
 

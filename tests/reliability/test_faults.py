@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import METRIC_PATH, ROOT, without_transformers
+from conftest import METRIC_PATH, ROOT, once_for_the_run, without_transformers
 from oracles import hf_bleu, random_corpus
 
 pytestmark = pytest.mark.slow  # a process that runs the scenarios
@@ -61,7 +61,11 @@ SCENARIOS = {}  # name: the code of a scenario, which reports its outcome
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
-    """Every scenario's outcome, from one process that runs them all."""
+    """Every scenario's outcome, from one process that runs them all, once for the whole test run."""
+    return once_for_the_run(tmp_path_factory, "faults", lambda: run_the_scenarios(tmp_path_factory))
+
+
+def run_the_scenarios(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cache")
     first = "no process, no thread"  # before any other scenario forks or starts a thread
     scenarios = {name: SCENARIOS[name].replace("CACHE_DIR", repr(str(cache)))

@@ -11,11 +11,9 @@ fresh-workers check."""
 
 import ast
 import contextlib
-import fcntl
 import importlib.util
 import json
 import os
-import pickle
 import re
 import secrets
 import shlex
@@ -30,7 +28,7 @@ from pathlib import Path
 import pytest
 
 import exactbleu
-from conftest import METRIC_PATH, ROOT, without_transformers
+from conftest import METRIC_PATH, ROOT, once_for_the_run, without_transformers
 from pages import recipe
 
 pytestmark = pytest.mark.slow  # distributed engines in processes of their own
@@ -173,23 +171,6 @@ def run_steps(steps, scratch, cwd=ROOT):
             lines.append(line)
     assert not printed_results("\n".join(sections.pop(""))), f"results before any step's heading:\n{stdout}"
     return {name: printed_results("\n".join(lines)) for name, lines in sections.items()}
-
-
-def once_for_the_run(tmp_path_factory, name, make):
-    """What ``make()`` returns, made once for the whole test run: by whichever of pytest-xdist's
-    workers asks first, while the others wait on a lock, then read it. An engine's run costs tens of
-    seconds of CPU, and a module fixture would be made again by each worker that takes a test of it."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return make()
-    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above each worker's own
-    with open(shared / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even if make() fails
-        made = shared / f"{name}.pickle"
-        if made.exists():
-            return pickle.loads(made.read_bytes())
-        result = make()
-        made.write_bytes(pickle.dumps(result))
-        return result
 
 
 @pytest.fixture(scope="module")
