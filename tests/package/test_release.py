@@ -18,7 +18,7 @@ import textwrap
 import pytest
 import sacrebleu
 
-from conftest import ROOT
+from conftest import ROOT, once_for_the_run
 from oracles import hf_bleu
 
 pytestmark = pytest.mark.slow  # builds, virtual environments and real installs
@@ -99,7 +99,11 @@ def repository_files(destination):
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):
     """The wheel and the sdist, built by ``python -m build`` (the wheel from the sdist) from a copy
-    of the repository, as CONTRIBUTING's release steps build them."""
+    of the repository, as CONTRIBUTING's release steps build them; once for the whole test run."""
+    return once_for_the_run(tmp_path_factory, "release", lambda: build_release(tmp_path_factory))
+
+
+def build_release(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("release")
     source = repository_files(scratch / "source")
     run(sys.executable, "-m", "build", "--installer", "uv", "--outdir", scratch / "dist", source, cwd=scratch,
