@@ -164,13 +164,11 @@ def _exact_row(row: Sums, method: str, order: int, weights: tuple[float, ...]) -
 
 
 def _rational_rows(statistics: Statistics, settings: Settings, weights: tuple[float, ...]) -> list[Scored]:
-    """Each row's score under method 5, 6 or 7, one by one; a row scored before within
-    ``rows_scored_once`` is looked up, not scored again."""
+    """Each row's score under method 5, 6 or 7, one by one; a row scored before (in this call, or
+    within ``rows_scored_once``) is looked up, not scored again."""
     method, order = cast(str, settings.scoring.smooth_method), settings.statistics.max_order
     shared = _SCORED_ROWS.get()
-    if shared is None:
-        return [_exact_row(row, method, order, weights) or score(row, settings) for row in statistics.segments()]
-    known = shared.setdefault((method, order, weights), {})
+    known = {} if shared is None else shared.setdefault((method, order, weights), {})
     scored = []
     for values in statistics.array.tolist():
         one = known.get(key := tuple(values))
