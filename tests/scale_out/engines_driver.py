@@ -7,6 +7,7 @@ check runs in the recipe's own cluster, before the recipe's `ray.shutdown()` end
 Each step's lines follow a line `--- name`. Nothing here is imported at the top that a Dask
 worker, which imports this file when it starts, would not need."""
 
+import contextlib
 import json
 import os
 import runpy
@@ -60,18 +61,28 @@ def announce(name):
         print(f"--- {name}", flush=True)
 
 
-def run_recipe(step):
-    """The recipe as `python script args` runs it; the caller's sys.path comes back after, so that
-    no step's workers inherit what an earlier step added (evaluate's module cache)."""
+@contextlib.contextmanager
+def as_a_script(step, folder):
+    """A step run as `python script` run there would be: its heading, its working directory, and
+    ``folder`` first on sys.path. The caller's sys.path and folder come back after, so that no step's
+    workers inherit what an earlier step added (evaluate's module cache)."""
     announce(step["name"])
+    cwd, path = os.getcwd(), list(sys.path)
     os.chdir(step["cwd"])
-    sys.argv, path = list(step["argv"]), list(sys.path)
-    sys.path[0] = os.path.dirname(step["argv"][0])
+    sys.path[0] = folder
     try:
-        runpy.run_path(step["argv"][0], run_name="__main__")
+        yield
     finally:
         sys.stdout.flush()
         sys.path[:] = path
+        os.chdir(cwd)
+
+
+def run_recipe(step):
+    """The recipe as `python script args` runs it."""
+    sys.argv = list(step["argv"])
+    with as_a_script(step, os.path.dirname(step["argv"][0])):
+        runpy.run_path(step["argv"][0], run_name="__main__")
 
 
 def check_before_ray_shutdown(step):
@@ -83,9 +94,8 @@ def check_before_ray_shutdown(step):
     def check_then_shutdown(*args, **kwargs):
         ray.shutdown = shutdown
         try:
-            announce(step["name"])
-            os.chdir(step["cwd"])
-            fresh_workers("ray", *step["args"])
+            with as_a_script(step, sys.path[0]):  # inside the recipe, which put its own folder first
+                fresh_workers("ray", *step["args"])
         finally:
             shutdown(*args, **kwargs)
 
@@ -107,7 +117,6 @@ def new_rendezvous(index):
 
 
 def main(plan):
-    cwd = os.getcwd()
     for index, step in enumerate(plan):
         if step["kind"] == "fresh workers" and step["engine"] == "ray":
             check_before_ray_shutdown(step)
@@ -115,15 +124,10 @@ def main(plan):
         if index and "TORCHELASTIC_RUN_ID" in os.environ:
             new_rendezvous(index)
         if step["kind"] == "fresh workers":
-            announce(step["name"])
-            os.chdir(step["cwd"])
-            path = list(sys.path)
-            sys.path[0] = step["cwd"]  # as `python check.py` there would have it
-            fresh_workers(step["engine"], *step["args"])
-            sys.path[:] = path
+            with as_a_script(step, step["cwd"]):  # as `python check.py` there would have it
+                fresh_workers(step["engine"], *step["args"])
         else:
             run_recipe(step)
-        os.chdir(cwd)
 
 
 if __name__ == "__main__":
