@@ -82,27 +82,16 @@ def alone(sources: int, each: int) -> dict:
     return {"pairwise": pairwise_time, "aggregated": aggregated_time, "peak_mb": peak, "same_best": same}
 
 
-# mbrs's neural metrics, each module's class: ``mbrs.metrics`` imports every metric it has.
-NEURAL_METRICS = {"bertscore": "MetricBERTScore", "bleurt": "MetricBLEURT", "comet": "MetricCOMET",
-                  "cometkiwi": "MetricCOMETkiwi", "metricx": "MetricMetricX", "xcomet": "MetricXCOMET"}
-
-
-def without_neural_metrics() -> None:
-    """For the smoke run: mbrs's neural metrics left out, each module an empty class of its name. They
-    import transformers, bert_score and COMET, some 10 s of CPU in a process that scores BLEU only."""
-    import types
-
-    for module, name in NEURAL_METRICS.items():
-        placeholder = types.ModuleType(f"mbrs.metrics.{module}")
-        setattr(placeholder, name, type(name, (), {}))
-        sys.modules.setdefault(placeholder.__name__, placeholder)
-
-
 def in_mbrs(sources: int, each: int, smoke: bool = False) -> dict:
     """mbrs's DecoderMBR on every source, with its MetricBLEU and with exactbleu's (run in mbrs-env).
     The smoke run gives mbrs's MetricBLEU one worker: its pool starts on every call, and at tiny
-    sizes each of the default 8 is a fork of this process and little else; the picks are the same."""
+    sizes each of the default 8 is a fork of this process and little else; the picks are the same.
+    It also leaves out mbrs's neural metrics, as mbrs's tests do: their imports are some 10 s of CPU
+    in a process that scores BLEU only."""
     if smoke:
+        sys.path.insert(0, str(ROOT / "tests" / "mbr"))
+        from in_mbrs import without_neural_metrics
+
         without_neural_metrics()
     from mbrs.decoders import DecoderMBR
     from mbrs.metrics import MetricBLEU as Theirs
