@@ -32,8 +32,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 METRIC_PATH = str(ROOT / "bleu_metric.py")
 WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
 
-# Python runs it in the child processes that ask for it; the test processes must not import it.
-collect_ignore = ["without_transformers"]
+# Python runs these in the child processes that ask for them; the test processes must not import them.
+collect_ignore = ["without_transformers", "torchmetrics/lean_machine"]
 
 
 def without_transformers(**variables):
@@ -42,10 +42,11 @@ def without_transformers(**variables):
     paths = [str(ROOT / "tests" / "without_transformers"), *filter(None, [os.environ.get("PYTHONPATH")])]
     return dict(os.environ, **variables, PYTHONPATH=os.pathsep.join(paths))
 
-# CI runs a fixed, derandomized profile so a failure reproduces; locally, hypothesis explores.
-settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
+# CI runs a fixed, derandomized profile so a failure reproduces; locally, hypothesis explores. A
+# property runs hypothesis's own default of 100 examples unless it sets its count (examples()).
+settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # The fast tier (-m "not slow") is a quick look while working: each property on a fifth of the
 # examples. The full run, which CI makes, keeps them all.
@@ -69,19 +70,20 @@ def import_evaluate_without_its_evaluators():
     tests (pytest-xdist's controller runs none).
 
     Why: evaluate imports transformers' pipelines for its evaluators, about 8 s a process on two
-    cores, before a test module is even collected; no test here runs an evaluator. transformers is
-    then imported as usual by the tests that use it, the trainer's and the RL trainers' recipes.
+    cores, and scipy.stats for their bootstrap, about 1.4 s more, before a test module is even
+    collected; no test here runs an evaluator. Both are then imported as usual by the tests that use
+    them (transformers by the trainer's and the RL trainers' recipes).
     """
     if "evaluate" in sys.modules:
         return
-    refused = "transformers" not in sys.modules
-    if refused:
-        sys.modules["transformers"] = None  # what Python reads as "not installed"
+    refused = [name for name in ("transformers", "scipy.stats") if name not in sys.modules]
+    for name in refused:
+        sys.modules[name] = None  # what Python reads as "not installed"
     try:
         import evaluate  # noqa: F401
     finally:
-        if refused:
-            del sys.modules["transformers"]
+        for name in refused:
+            del sys.modules[name]
 
 
 def pytest_collection_modifyitems(items):

@@ -40,15 +40,20 @@ def generated_lines(rng, count):
     return lines
 
 
+# Enough lines for every flag to matter (a bootstrap, a paired test, several n-gram orders);
+# sacrebleu, which each of some fifty comparisons runs, takes most of their time.
+LINES = 500
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    """A hypothesis file, a second system and two reference files of 1,500 generated lines each,
+    """A hypothesis file, a second system and two reference files of ``LINES`` generated lines each,
     the references partly copying the hypotheses so that scores are neither 0 nor 100."""
     folder = tmp_path_factory.mktemp("cli")
     rng = random.Random(2026)
-    hypotheses = generated_lines(rng, 1500)
-    second = [line if rng.random() < 0.5 else other for line, other in zip(hypotheses, generated_lines(rng, 1500))]
-    references = [[line if rng.random() < 0.4 else other for line, other in zip(hypotheses, generated_lines(rng, 1500))]
+    hypotheses = generated_lines(rng, LINES)
+    second = [line if rng.random() < 0.5 else other for line, other in zip(hypotheses, generated_lines(rng, LINES))]
+    references = [[line if rng.random() < 0.4 else other for line, other in zip(hypotheses, generated_lines(rng, LINES))]
                   for _ in range(2)]
     paths = {}
     for name, lines in (("hyp", hypotheses), ("sys2", second), ("ref1", references[0]), ("ref2", references[1])):

@@ -69,7 +69,9 @@ def test_segments_too_big_to_pack_take_the_plain_definition():
     words = [f"w{i}" for i in range(3000)]
     long = [rng.choice(words) for _ in range(3000)]  # about 1900 distinct reference tokens: more than 10 bits
     predictions = [long[:2000], ["w1", "w2"], long[5:900]]
-    references = [[long, long[::-1]], [["w1", "w2"]], [long[:200]] * 1100]  # 1100 references: too many
+    # 1100 references: too many. Short ones, as their number, not their length, is what does not pack
+    # (and the plain definition's cost grows with every reference token).
+    references = [[long, long[::-1]], [["w1", "w2"]], [long[:20]] * 1100]
     assert np.flatnonzero(~references_of(references).packable).tolist() == [0, 2]
     texts = [" ".join(p) for p in predictions], [[" ".join(r) for r in refs] for refs in references]
     for max_order in (4, 12):

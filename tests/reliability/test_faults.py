@@ -4,6 +4,7 @@ one after another in a real process of their own (evaluate takes seconds to impo
 real signals, forks and threads, under a timeout, so a hang fails the tests instead of hanging the
 suite."""
 
+import functools
 import json
 import subprocess
 import sys
@@ -18,6 +19,9 @@ pytestmark = pytest.mark.slow  # a process that runs the scenarios
 TESTS = ROOT / "tests"
 # Big enough to be counted in chunks, by several threads where they are allowed.
 BIG = 8000
+# What an interrupted call is followed by, scored sentence by sentence too: still counted in two
+# threads (4,000 documents, twice the fewest that take them), at a fraction of the oracle's time.
+SMALL = 2000
 
 PRELUDE = f"""
 import json, os, signal, sys, threading, time
@@ -83,9 +87,14 @@ def outcome_of(outcomes, name):
     return found
 
 
-def with_sentences(predictions, references):
+@functools.cache
+def oracle(segments, seed, sentences=False):
+    """The oracle's result for ``random_corpus(segments, seed)``, with each sentence's BLEU if
+    ``sentences``: computed once however many tests compare with it (a second or two of CPU each)."""
+    predictions, references = random_corpus(segments, seed=seed)
     expected = hf_bleu(predictions, references)
-    expected["sentence_bleu"] = [hf_bleu([p], [r])["bleu"] for p, r in zip(predictions, references)]
+    if sentences:
+        expected["sentence_bleu"] = [hf_bleu([p], [r])["bleu"] for p, r in zip(predictions, references)]
     return expected
 
 
@@ -94,7 +103,7 @@ metric = evaluate.load(PATH)
 def interrupt(signum, frame):
     raise KeyboardInterrupt
 signal.signal(signal.SIGALRM, interrupt)
-big, small = random_corpus({BIG}, seed=1), random_corpus(5000, seed=2)
+big, small = random_corpus({BIG}, seed=1), random_corpus({SMALL}, seed=2)
 interrupted, results = 0, []
 for delay in (0.002, 0.01, 0.02, 0.04, 0.08, 0.15):
     try:
@@ -114,7 +123,7 @@ def test_interrupted_calls_leave_every_later_result_exact(outcomes):
     every later compute scores its own data, exactly."""
     outcome = outcome_of(outcomes, "interrupted calls")
     assert outcome["interrupted"] >= 3  # most alarms land inside compute
-    expected = with_sentences(*random_corpus(5000, seed=2))
+    expected = oracle(SMALL, 2, sentences=True)
     for result in outcome["results"]:
         assert result == expected
 
@@ -146,7 +155,7 @@ def test_an_interrupt_inside_compute_loses_no_added_batch(outcomes):
     added, and no cache file is left behind."""
     outcome = outcome_of(outcomes, "interrupt after add_batch")
     assert outcome["interrupted"] and outcome["stored"] == 0
-    once, result = hf_bleu(*random_corpus(BIG, seed=3)), outcome["result"]
+    once, result = oracle(BIG, 3), outcome["result"]
     assert (result["bleu"], result["precisions"]) == (once["bleu"], once["precisions"])
     assert (result["translation_length"], result["reference_length"]) == \
         (4 * once["translation_length"], 4 * once["reference_length"])
@@ -173,7 +182,7 @@ def test_a_forked_worker_using_the_metric_leaves_the_parent_exact(outcomes):
     """A ProcessPoolExecutor worker (fork context, not daemonic) uses the parent's metric on
     other references; the parent's next results are still its own."""
     outcome = outcome_of(outcomes, "forked worker")
-    mine, theirs = hf_bleu(*random_corpus(BIG, seed=3)), hf_bleu(*random_corpus(BIG, seed=4))
+    mine, theirs = oracle(BIG, 3), oracle(BIG, 4)
     assert outcome["first"] == mine
     assert outcome["worker"] == [theirs, theirs]
     assert outcome["after"] == [mine, mine]
@@ -201,7 +210,7 @@ with concurrent.futures.ThreadPoolExecutor(2) as pool:
 
 def test_threads_sharing_one_metric_each_get_their_own_result(outcomes):
     outcome = outcome_of(outcomes, "threads sharing")
-    expected = [hf_bleu(*random_corpus(BIG // 2, seed=seed)) for seed in (5, 6)]
+    expected = [oracle(BIG // 2, seed) for seed in (5, 6)]
     for index, results in enumerate(outcome):
         assert results == [expected[index % 2]] * 15
 
@@ -210,7 +219,7 @@ SCENARIOS["no process, no thread"] = f"""
 forks = []
 os.register_at_fork(before=lambda: forks.append(len(os.listdir("/proc/self/task"))))
 threads_before = set(threading.enumerate())
-predictions, references = random_corpus({BIG}, seed=8)
+predictions, references = random_corpus({BIG}, seed=3)  # the oracle's result is shared with others
 results = []
 for epoch in range(3):  # evaluate.load and compute once per epoch, as training scripts do
     metric = evaluate.load(PATH, threads=2)
@@ -226,7 +235,7 @@ def test_the_metric_starts_no_process_and_leaves_no_thread(outcomes):
     SIGKILL), and nothing forks beside a training script's data-loader threads, which can deadlock."""
     outcome = outcome_of(outcomes, "no process, no thread")
     assert outcome == {"forks": [], "children": [], "threads_left": [],
-                       "results": [hf_bleu(*random_corpus(BIG, seed=8))] * 3}
+                       "results": [oracle(BIG, 3)] * 3}
 
 
 SCENARIOS["per-sentence functions interrupted and forked"] = """

@@ -5,6 +5,7 @@ oversized requests. No wrong number, no lost data, and a message that names the 
 
 import concurrent.futures
 import json
+import pathlib
 import subprocess
 import sys
 import threading
@@ -13,6 +14,7 @@ import evaluate
 import pytest
 
 from conftest import METRIC_PATH, without_transformers
+from failing_rank import failing_rank
 from oracles import hf_bleu
 
 
@@ -80,19 +82,27 @@ def add_in_batches(metric, predictions, references, size=100):
         metric.add_batch(predictions=predictions[start : start + size], references=references[start : start + size])
 
 
+@pytest.fixture(scope="module")
+def scored_3000(wmt17):
+    """WMT17's first 3,000 lines of one system and the oracle's BLEU of them, computed once for
+    every kind of error below."""
+    predictions, references = wmt17["systems"]["uedin-nmt.4722"][:3000], wmt17["reference"][:3000]
+    return predictions, references, hf_bleu(predictions, references)
+
+
 @pytest.mark.parametrize("bad_options", [
     {"tokenizer": "flores101", "spm_model": "/etc/passwd"},
     {"tokenizer": raising_tokenizer},
     {"tokenizer": none_tokenizer},
     {"tokenizer": "char"},  # past max_tokens, refused inside compute
 ], ids=["bad-spm-model", "raising-tokenizer", "tokenizer-returns-none", "max-tokens"])
-def test_an_error_inside_compute_loses_no_added_batch_and_leaves_no_file(wmt17, tmp_path, bad_options):
-    predictions, references = wmt17["systems"]["uedin-nmt.4722"][:3000], wmt17["reference"][:3000]
+def test_an_error_inside_compute_loses_no_added_batch_and_leaves_no_file(scored_3000, tmp_path, bad_options):
+    predictions, references, expected = scored_3000
     metric = evaluate.load(METRIC_PATH, cache_dir=str(tmp_path), max_tokens=200_000)
     add_in_batches(metric, predictions, references)
     with pytest.raises((ValueError, TypeError)):
         metric.compute(**bad_options)
-    assert metric.compute() == hf_bleu(predictions, references)
+    assert metric.compute() == expected
     del metric
     assert [path for path in tmp_path.rglob("*") if path.is_file()] == []
 
@@ -120,32 +130,21 @@ def test_an_unusable_cache_folder_neither_stops_the_metric_nor_breaks_it(tmp_pat
     assert metric.compute(predictions=["a b c d"], references=[["a b c d"]])["bleu"] == 1.0
 
 
-_FAILING_RANK = """
-import glob, json, sys, evaluate
-path, rank, cache, data = sys.argv[1], int(sys.argv[2]), sys.argv[3], json.load(open(sys.argv[4]))
-metric = evaluate.load(path, num_process=2, process_id=rank, experiment_id="failing", cache_dir=cache,
-                       max_tokens=100_000)
-metric.add_batch(predictions=data["predictions"][rank::2], references=data["references"][rank::2])
-try:
-    metric.compute(tokenizer="char")  # more characters than max_tokens: refused on rank 0, after gathering
-    outcome = "no error"
-except ValueError as error:
-    outcome = str(error)
-result = metric.compute() if rank == 0 else None
-print(json.dumps([outcome, result, glob.glob(cache + "/**/*.arrow", recursive=True)]))
-"""
-
-
 @pytest.mark.slow
 def test_a_failed_distributed_compute_keeps_the_gathered_data_on_rank_0_and_removes_the_files(wmt17, tmp_path):
+    """Two real processes: rank 1 a child, rank 0 this one (see failing_rank.py)."""
     predictions, references = wmt17["systems"]["uedin-nmt.4722"][:1000], wmt17["reference"][:1000]
     (tmp_path / "data.json").write_text(json.dumps({"predictions": predictions, "references": references}))
-    processes = [subprocess.Popen([sys.executable, "-c", _FAILING_RANK, METRIC_PATH, str(rank), str(tmp_path / "cache"),
-                                   str(tmp_path / "data.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, env=without_transformers()) for rank in range(2)]
-    outputs = [process.communicate(timeout=300) for process in processes]
-    assert all(process.returncode == 0 for process in processes), [err[-2000:] for _, err in outputs]
-    (outcome, result, files), (other_outcome, _, _) = (json.loads(out.splitlines()[-1]) for out, _ in outputs)
+    cache = str(tmp_path / "cache")
+    other = subprocess.Popen([sys.executable, str(pathlib.Path(__file__).with_name("failing_rank.py")), METRIC_PATH,
+                              "1", cache, str(tmp_path / "data.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=without_transformers())
+    try:
+        outcome, result, files = failing_rank(METRIC_PATH, 0, cache, predictions, references)
+    finally:
+        out, err = other.communicate(timeout=300)
+    assert other.returncode == 0, err[-2000:]
+    other_outcome, _, _ = json.loads(out.splitlines()[-1])
     assert "max_tokens" in outcome and other_outcome == "no error"  # rank 1 hands its data over and is done
     assert result == hf_bleu(predictions, references)
     assert files == []

@@ -1,8 +1,10 @@
 """One process (one per rank under torchrun) that runs, one after the other, the steps of a plan that
 test_engines.py writes: README recipes, each as written, run as `python recipe.py ...` runs it
 (its own `__main__`, argv and working directory), and the fresh-workers check. An engine's
-processes start once, not once per test: this process imports the engine once and, for Ray, the
-check runs in the recipe's own cluster, before the recipe's `ray.shutdown()` ends it.
+processes start once, not once per test: this process imports the engine once, and the check runs
+in the cluster of the recipe that follows it in the plan, on the workers that recipe started before
+it loads the metric: Dask's as soon as the recipe's client starts, Ray's before the recipe's
+`ray.shutdown()` ends its cluster.
 
 Each step's lines follow a line `--- name`. Nothing here is imported at the top that a Dask
 worker, which imports this file when it starts, would not need."""
@@ -22,36 +24,32 @@ def read(path):
         return [line.rstrip("\n") for line in file]
 
 
-def fresh_workers(engine, path, hypotheses, references):
-    """Regression: a metric from evaluate.load works on workers that started before it was loaded.
-    Dask's worker starts here before evaluate is even imported (this step comes first in its plan),
+def fresh_workers(engine, path, hypotheses, references, client=None):
+    """Regression: a metric from evaluate.load works on workers that started before it was loaded,
     like those of a cluster already running: a worker spawned after the load inherits the caller's
     sys.path, evaluate's module cache included, and would unpickle even a metric whose class lives
-    there. Ray's workers are those of the recipe's cluster, started (with the driver's sys.path)
-    before the load."""
+    there. Dask's workers are those of the recipe's ``client``, Ray's those of the recipe's cluster,
+    both started (with the driver's sys.path) before any load."""
     predictions, references = read(hypotheses), read(references)
     parts = [(predictions[i:i + 100], references[i:i + 100]) for i in range(0, len(predictions), 100)]
+    import evaluate
+
+    bleu = evaluate.load(path)
     if engine == "dask":
-        from dask.distributed import Client, LocalCluster
-
-        with LocalCluster(n_workers=1, threads_per_worker=1) as cluster, Client(cluster) as client:
-            import evaluate
-
-            bleu = evaluate.load(path)
-            columns = [future.result(timeout=WAIT)
-                       for future in client.map(lambda part: bleu.statistics(*part), parts)]
-            computed = client.submit(bleu.compute, predictions=predictions,
-                                     references=references).result(timeout=WAIT)
+        columns = [future.result(timeout=WAIT) for future in client.map(lambda part: bleu.statistics(*part), parts)]
+        computed = client.submit(bleu.compute, predictions=predictions, references=references).result(timeout=WAIT)
     else:
-        import evaluate
         import ray
 
         assert ray.is_initialized()  # the recipe's cluster, whose workers started before the load
-        bleu = evaluate.load(path)
-        statistics = ray.remote(lambda part: bleu.statistics(*part))
-        columns = ray.get([statistics.remote(part) for part in parts], timeout=WAIT)
-        compute = ray.remote(lambda metric: metric.compute(predictions=predictions, references=references))
-        computed = ray.get(compute.remote(bleu), timeout=WAIT)
+
+        def statistics_and_score(metric):
+            """The metric both ways a task takes it: in the function's closure, and as its argument. One
+            task, so that one worker, not each of the cluster's, imports evaluate to unpickle it."""
+            return [bleu.statistics(*part) for part in parts], metric.compute(predictions=predictions,
+                                                                              references=references)
+
+        columns, computed = ray.get(ray.remote(statistics_and_score).remote(bleu), timeout=WAIT)
     print(bleu.score_statistics({name: [value for part in columns for value in part[name]] for name in columns[0]}))
     print(computed, flush=True)
 
@@ -102,6 +100,24 @@ def check_before_ray_shutdown(step):
     ray.shutdown = check_then_shutdown
 
 
+def check_when_dask_client_starts(step, recipe):
+    """Run the fresh-workers check as soon as the recipe's client has started (its cluster's workers
+    are up, and the recipe has loaded no metric yet), then go on with the recipe under its heading."""
+    from dask.distributed import Client
+
+    enter = Client.__enter__
+
+    def enter_then_check(client):
+        Client.__enter__ = enter
+        started = enter(client)
+        with as_a_script(step, sys.path[0]):  # inside the recipe, which put its own folder first
+            fresh_workers("dask", *step["args"], client=client)
+        announce(recipe)
+        return started
+
+    Client.__enter__ = enter_then_check
+
+
 def new_rendezvous(index):
     """A torchrun rank's next process group meets at a port of its own: a group destroyed leaves its
     keys in torchrun's store, where the next group of the same name would read them."""
@@ -121,13 +137,12 @@ def main(plan):
         if step["kind"] == "fresh workers" and step["engine"] == "ray":
             check_before_ray_shutdown(step)
             continue
+        if step["kind"] == "fresh workers":
+            check_when_dask_client_starts(step, plan[index + 1]["name"])
+            continue
         if index and "TORCHELASTIC_RUN_ID" in os.environ:
             new_rendezvous(index)
-        if step["kind"] == "fresh workers":
-            with as_a_script(step, step["cwd"]):  # as `python check.py` there would have it
-                fresh_workers(step["engine"], *step["args"])
-        else:
-            run_recipe(step)
+        run_recipe(step)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@ Every engine runs in a child process of its own session, so that whatever it sta
 ranks, Dask's nannies and workers, Ray's daemons) can be found afterwards: the tests fail if any
 of it outlives the run, and kill it. An engine's recipes and checks share that child
 (engines_driver.py), which each engine's fixture starts once for the whole run, on whichever worker
-asks first: the engine is imported once, and Ray's cluster starts once, for its recipe and the
-fresh-workers check."""
+asks first: the engine is imported once, and the fresh-workers check runs in a recipe's own cluster,
+which starts once for both."""
 
 import ast
 import contextlib
@@ -142,8 +142,9 @@ def recipe_step(name, scratch, predictions, references, cwd=ROOT):
 
 
 def fresh_workers_step(engine, scratch, predictions, references):
-    """The fresh-workers check, run from a folder of its own: the workers find exactbleu installed,
-    not in a working directory."""
+    """The fresh-workers check, reading from a folder of its own; Ray's recipe runs there too, as its
+    workers import from the driver's working directory: they find exactbleu installed, not there.
+    (Dask's workers import from the driver's sys.path alone.)"""
     folder = scratch / "fresh-workers"
     folder.mkdir()
     files = write_corpus(folder, predictions, references)
@@ -191,7 +192,8 @@ def torch_runs(corpus, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def dask_runs(corpus, tmp_path_factory):
-    """The fresh-workers check first, before this process imports evaluate; then the recipes."""
+    """The recipes; the fresh-workers check in the first one's cluster, as soon as its client starts
+    (engines_driver.py), before the recipe loads the metric."""
     pytest.importorskip("dask.distributed")
     predictions, references = corpus
 
@@ -255,7 +257,8 @@ def test_bleu_matrix_by_blocks_on_dask(dask_runs, corpus):
 def test_a_loaded_metric_works_on_fresh_workers(engine, request, corpus, bleu):
     """Regression: the metric's class lived in evaluate's dynamic module, which fresh workers cannot
     import. Dask's workers logged `No module named 'evaluate_modules'` and left the futures pending
-    (the caller waited forever; here, the driver's WAIT fails it); Ray's tasks failed."""
+    (the caller waited forever; here, the driver's WAIT fails it); Ray's tasks failed. Each engine's
+    check runs in a recipe's cluster, on workers started before any metric was loaded."""
     runs = request.getfixturevalue(f"{engine}_runs")
     expected = bleu.compute(predictions=corpus[0], references=corpus[1])
     assert runs.get("fresh workers") == [expected, expected]

@@ -2,7 +2,9 @@
 texts, and probes of the server's processes, memory and connections."""
 
 import contextlib
+import functools
 import http.client
+import json
 import os
 import pathlib
 import re
@@ -10,6 +12,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+import urllib.request
 import uuid
 
 import pytest
@@ -156,20 +159,29 @@ def alive(pid):
         return False
 
 
-def queued_event(name, data, event_data=None):
+@functools.cache
+def event_indexes(url):
+    """{name: index} of the page's events, from the server's config, as a browser finds them. Not
+    from the page itself: importing it loads Gradio, 5 s of a test process's CPU."""
+    with urllib.request.urlopen(url + "config", timeout=60) as response:
+        dependencies = json.load(response)["dependencies"]
+    indexes = {}
+    for event in dependencies:
+        indexes.setdefault(event["api_name"], event["id"])
+    return indexes
+
+
+def queued_event(url, name, data, event_data=None):
     """The body with which a browser puts a page event on Gradio's queue, under a session of its
     own: it then reads the outcome from the session's event stream."""
-    from space import page as ui  # Gradio, loaded only by the tests that serve the page
-
-    fn_index = next(index for index, fn in ui.demo.fns.items() if fn.name == name)
-    return {"data": data, "event_data": event_data, "fn_index": fn_index, "trigger_id": None,
+    return {"data": data, "event_data": event_data, "fn_index": event_indexes(url)[name], "trigger_id": None,
             "session_hash": uuid.uuid4().hex}
 
 
 def raw_event(url, name, data, event_data=None):
     """A page event called as a raw queue request, as a browser (or an attacker) sends it; the
     outcome message: {"success": ..., "output": ...}."""
-    for message in event_messages(url, queued_event(name, data, event_data)):
+    for message in event_messages(url, queued_event(url, name, data, event_data)):
         if message.get("msg") == "process_completed":
             return message
     pytest.fail("the event never completed")

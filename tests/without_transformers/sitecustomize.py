@@ -1,23 +1,26 @@
 """Python loads this module at start-up in the tests' child processes that are given
-``conftest.without_transformers()`` as their environment: in them transformers cannot be imported,
-as on a machine without it (a Space, or a Dask or Ray worker that only scores).
+``conftest.without_transformers()`` as their environment: in them transformers, and scipy.stats,
+cannot be imported, as on a machine without them (a Space, or a Dask or Ray worker that only scores).
 
 Why: evaluate imports transformers for its evaluators whenever it is installed, which takes about
-5 s a process on two cores, and no child process of these tests uses a model. The test processes
-themselves keep transformers, for the trainer and RL recipes.
+5 s a process on two cores, and scipy.stats for their bootstrap, about 1 s more; no child process of
+these tests uses a model or an evaluator. The test processes themselves keep both, for the trainer
+and RL recipes.
 """
 
 import importlib.abc
 import importlib.machinery
 import sys
 
+REFUSED = ("transformers", "scipy.stats")
+
 
 class _Absent(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds transformers and its submodules, and fails to load them. A spec is returned rather
-    than an error raised, so that ``importlib.util.find_spec`` callers still get an answer."""
+    """Finds the refused modules and their submodules, and fails to load them. A spec is returned
+    rather than an error raised, so that ``importlib.util.find_spec`` callers still get an answer."""
 
     def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] == "transformers":
+        if any(name == refused or name.startswith(refused + ".") for refused in REFUSED):
             return importlib.machinery.ModuleSpec(name, self)
         return None
 
