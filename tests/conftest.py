@@ -36,11 +36,17 @@ WMT17 = ROOT / "tests" / "data" / "wmt17-en-de"
 collect_ignore = ["without_transformers", "torchmetrics/lean_machine"]
 
 
+def starting_with(folder, **variables):
+    """The environment for a child process whose Python runs ``folder``'s sitecustomize.py at its
+    start: this one, plus ``variables``, with ``folder`` first on its path."""
+    paths = [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return dict(os.environ, **variables, PYTHONPATH=os.pathsep.join(paths))
+
+
 def without_transformers(**variables):
     """The environment for a child process that loads the metric but no model: this one, plus
-    ``variables``, with transformers refused (see tests/without_transformers/sitecustomize.py)."""
-    paths = [str(ROOT / "tests" / "without_transformers"), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return dict(os.environ, **variables, PYTHONPATH=os.pathsep.join(paths))
+    ``variables``, with transformers and scipy.stats refused (see tests/without_transformers/sitecustomize.py)."""
+    return starting_with(ROOT / "tests" / "without_transformers", **variables)
 
 # CI runs a fixed, derandomized profile so a failure reproduces; locally, hypothesis explores. A
 # property runs hypothesis's own default of 100 examples unless it sets its count (examples()).

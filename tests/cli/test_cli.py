@@ -53,8 +53,8 @@ def files(tmp_path_factory):
     rng = random.Random(2026)
     hypotheses = generated_lines(rng, LINES)
     second = [line if rng.random() < 0.5 else other for line, other in zip(hypotheses, generated_lines(rng, LINES))]
-    references = [[line if rng.random() < 0.4 else other for line, other in zip(hypotheses, generated_lines(rng, LINES))]
-                  for _ in range(2)]
+    references = [[line if rng.random() < 0.4 else other
+                   for line, other in zip(hypotheses, generated_lines(rng, LINES))] for _ in range(2)]
     paths = {}
     for name, lines in (("hyp", hypotheses), ("sys2", second), ("ref1", references[0]), ("ref2", references[1])):
         paths[name] = folder / name

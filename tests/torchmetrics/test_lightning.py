@@ -3,7 +3,6 @@ in validation_step, torchmetrics sums their statistics, and the logged BLEU is e
 process computes over the whole set, and NLTK's corpus_bleu."""
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
+from conftest import starting_with
 from exactbleu.torchmetrics import BLEUScore
 from oracles import nltk_quietly
 from pages import recipe
@@ -25,8 +25,7 @@ def test_two_ddp_processes_log_what_one_process_computes_on_the_whole_set(tmp_pa
     script.write_text(recipe("lightning-ddp"), encoding="utf-8")
     # Both processes (Lightning starts the second with this environment) run as on a machine with only what
     # the recipe installs: torchmetrics would import transformers, matplotlib and scipy, none of which it uses.
-    env = dict(os.environ, LEAN_MACHINE_ABSENT="transformers,matplotlib,scipy",
-               PYTHONPATH=os.pathsep.join([str(LEAN_MACHINE), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    env = starting_with(LEAN_MACHINE, LEAN_MACHINE_ABSENT="transformers,matplotlib,scipy")
     completed = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
                                timeout=600)
     assert completed.returncode == 0, completed.stderr[-3000:]
