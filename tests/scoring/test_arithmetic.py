@@ -7,9 +7,10 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from exactbleu import Statistics, options, scoring, sufficient_statistics
 from exactbleu.scoring import for_sentences, result_of_sums, scores_of_rows
 
@@ -84,6 +85,7 @@ SCORING = [("default", {}), ("default", {"smooth": True}), ("default", {"effecti
 
 
 @pytest.mark.parametrize("preset, chosen", SCORING)
+@settings(max_examples=examples(40))  # each of 35 settings: 1,400 drawn corpora of up to 30 rows in all
 @given(data=st.data())
 def test_rows_made_by_hand_score_as_each_alone(preset, chosen, data):
     """Rows no tokenizer makes too (an empty reference with a long prediction, and so on)."""
