@@ -109,6 +109,45 @@ def test_the_test_command_makes_every_environment_at_once_and_fails_if_one_fails
     assert events[-1] == ["error", "could not make mbrs-env"]
 
 
+MADE_FROM_THE_CACHE = """
+import json, runpy, sys
+
+install = runpy.run_path("noxfile.py")["install"]
+
+
+class Session:
+    bin, installed, logged = sys.argv[1], [], []
+
+    def install(self, *requirements):
+        self.installed.append(list(requirements))
+
+    def log(self, message):
+        self.logged.append(message)
+
+
+install(Session(), *sys.argv[2:])
+print(json.dumps([Session.installed, Session.logged]))
+"""
+
+
+def test_an_environment_is_made_from_uvs_cache_where_it_holds_everything_and_from_the_index_otherwise(tmp_path):
+    """What uv's cache holds (regex: uv made the test environments) is installed offline; a package the
+    cache lacks goes to nox's own install, which asks the index."""
+    uv = ROOT / ".venv" / "bin" / "uv"
+    subprocess.run([str(uv), "venv", "--quiet", "--python", sys.executable, str(tmp_path / "venv")], check=True,
+                   cwd=tmp_path, timeout=60)
+
+    def made(*requirements):
+        completed = subprocess.run([str(NOX_PYTHON), "-c", MADE_FROM_THE_CACHE, str(tmp_path / "venv" / "bin"),
+                                    *requirements], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert completed.returncode == 0, completed.stderr
+        return json.loads(completed.stdout)
+
+    assert made("regex") == [[], ["made from uv's cache: regex"]]
+    assert list((tmp_path / "venv").glob("lib/python*/site-packages/regex-*.dist-info"))
+    assert made("exactbleu-no-such-package") == [[["exactbleu-no-such-package"]], []]
+
+
 def test_the_readmes_commands_are_short_and_ask_for_no_variable_first():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for marker in ("install", "main-job", "test-command"):
