@@ -68,9 +68,15 @@ def install(session: nox.Session, *requirements: str) -> None:
         uv = find_uv_bin()
     except ImportError:
         uv = "uv"
-    offline = subprocess.run([uv, "pip", "install", "--offline", "--python", str(Path(session.bin) / "python"),
-                              *requirements], cwd=ROOT, capture_output=True, text=True)
-    if offline.returncode == 0:
+    # Through run_install, which nox skips as it skips an install (--no-install on a reused environment):
+    # the child prints uv's exit status, which nox would otherwise keep to itself.
+    status = "import subprocess, sys; print(subprocess.run(sys.argv[1:], capture_output=True).returncode)"
+    printed = session.run_install(sys.executable, "-c", status, uv, "pip", "install", "--offline", "--python",
+                                  str(Path(session.bin) / "python"), *requirements, silent=True, log=False,
+                                  external=True)
+    if printed is None:
+        return
+    if str(printed).strip() == "0":
         session.log(f"made from uv's cache: {' '.join(requirements)}")
     else:
         session.install(*requirements)

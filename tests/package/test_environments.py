@@ -110,13 +110,16 @@ def test_the_test_command_makes_every_environment_at_once_and_fails_if_one_fails
 
 
 MADE_FROM_THE_CACHE = """
-import json, runpy, sys
+import json, runpy, subprocess, sys
 
 install = runpy.run_path("noxfile.py")["install"]
 
 
 class Session:
     bin, installed, logged = sys.argv[1], [], []
+
+    def run_install(self, *command, silent, log, external):  # as nox runs it: its output, or None if skipped
+        return None if sys.argv[2] == "--no-install" else subprocess.run(command, capture_output=True, text=True).stdout
 
     def install(self, *requirements):
         self.installed.append(list(requirements))
@@ -125,26 +128,30 @@ class Session:
         self.logged.append(message)
 
 
-install(Session(), *sys.argv[2:])
+install(Session(), *sys.argv[3:])
 print(json.dumps([Session.installed, Session.logged]))
 """
 
 
 def test_an_environment_is_made_from_uvs_cache_where_it_holds_everything_and_from_the_index_otherwise(tmp_path):
     """What uv's cache holds (regex: uv made the test environments) is installed offline; a package the
-    cache lacks goes to nox's own install, which asks the index."""
+    cache lacks goes to nox's own install, which asks the index; and nox's --no-install on a reused
+    environment skips both."""
     uv = ROOT / ".venv" / "bin" / "uv"
     subprocess.run([str(uv), "venv", "--quiet", "--python", sys.executable, str(tmp_path / "venv")], check=True,
                    cwd=tmp_path, timeout=60)
 
-    def made(*requirements):
+    def made(*requirements, nox_installs="--install"):
         completed = subprocess.run([str(NOX_PYTHON), "-c", MADE_FROM_THE_CACHE, str(tmp_path / "venv" / "bin"),
-                                    *requirements], capture_output=True, text=True, timeout=120, cwd=ROOT)
+                                    nox_installs, *requirements], capture_output=True, text=True, timeout=120, cwd=ROOT)
         assert completed.returncode == 0, completed.stderr
         return json.loads(completed.stdout)
 
-    assert made("regex") == [[], ["made from uv's cache: regex"]]
-    assert list((tmp_path / "venv").glob("lib/python*/site-packages/regex-*.dist-info"))
+    def installed(name):
+        return bool(list((tmp_path / "venv").glob(f"lib/python*/site-packages/{name}-*.dist-info")))
+
+    assert made("tqdm", nox_installs="--no-install") == [[], []] and not installed("tqdm")  # nox -R: nothing
+    assert made("regex") == [[], ["made from uv's cache: regex"]] and installed("regex")
     assert made("exactbleu-no-such-package") == [[["exactbleu-no-such-package"]], []]
 
 
