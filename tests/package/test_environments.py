@@ -1,6 +1,7 @@
-"""The environments the README's test command makes (noxfile.py): torch's build chosen by the machine,
-with nothing set first. A machine without a GPU gets the CPU build, never PyPI's CUDA build and its
-gigabytes of nvidia-* packages; a local wheel folder that pip is given (PIP_FIND_LINKS) is still used."""
+"""The environments the README's test command makes (noxfile.py): all four at once, from uv's cache
+where it holds everything, and torch's build chosen by the machine, with nothing set first. A machine
+without a GPU gets the CPU build, never PyPI's CUDA build and its gigabytes of nvidia-* packages; a
+local wheel folder that pip is given (PIP_FIND_LINKS) is still used."""
 
 import json
 import os
