@@ -12,9 +12,9 @@ the settings that name them.
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from .options import (
     SACREBLEU,
     SMOOTHING,
     Settings,
+    TokenizeSettings,
     counted_orders,
     counted_with,
     resolve_settings,
@@ -47,6 +48,8 @@ AGGREGATES = ("corpus", "sentence mean")
 # The arithmetics, each with the preset that states it and its scale, and their smoothing choices:
 # HF's smooth flag, sacrebleu's and NLTK's methods as the smoothing registry declares them.
 ARITHMETICS = {HF: ("default", 1), SACREBLEU: ("sacrebleu", 100), NLTK: ("nltk", 1), COCO: ("coco", 1)}
+Scoring = TypeVar("Scoring")
+_ANY_TOKENIZING = TokenizeSettings()  # scoring never reads how the statistics were tokenized
 
 
 class Convention(NamedTuple):
@@ -205,6 +208,7 @@ class _Counter:
         self.tokens: dict[Any, Corpus] = {}
         self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
         self.statistics: dict[CountedWith, Statistics] = {}
+        self.scored: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
         self.orders = max(counted_orders(resolve_settings("nltk", smooth_method=method.name))
                           for method in SMOOTHING.values())
 
@@ -236,6 +240,23 @@ class _Counter:
                                           np.repeat(np.arange(len(groups)), groups), length, named.ref_length)
         return Statistics.of_lengths(length, reference, counts.matches[:, :orders], counts.references, named)
 
+    def scores(self, function: Callable[[Statistics, Settings], Scoring], statistics: Statistics, settings: Settings,
+               arithmetic: str) -> Scoring:
+        """``function(statistics, settings)``, once for equal statistics scored alike: with one
+        reference a line, the closest reference length is the shortest, and every arithmetic but
+        HF's (which reads the rule) scores the same rows under both."""
+        alike = dataclasses.replace(settings.statistics, keep_references="all",
+                                    ref_length=settings.statistics.ref_length if arithmetic == HF else "closest")
+        rows = statistics.array  # held by ``self.statistics`` already: keeping it here costs nothing
+        key = (function, arithmetic, dataclasses.replace(settings, tokenize=_ANY_TOKENIZING, statistics=alike),
+               rows.shape, hash(rows.tobytes()))
+        for seen, result in self.scored.setdefault(key, []):
+            if np.array_equal(seen, rows):
+                return cast(Scoring, result)
+        result = function(statistics, settings)
+        self.scored[key].append((rows, result))
+        return result
+
     def _token_ids(self, tokenize: Any) -> Corpus:
         """The corpus as token ids under these tokenizing settings, tokenized once."""
         if tokenize not in self.tokens:
@@ -257,10 +278,10 @@ def _scored(counter: _Counter, arithmetic: str, options: dict[str, object]) -> l
     statistics = counter(settings)
     kept = list(statistics.references or ())  # the counter's statistics always say how many each has
     nrefs: int | str = kept[0] if len(set(kept)) == 1 else "var"
-    corpus = scored(statistics, settings)
+    corpus = counter.scores(scored, statistics, settings, arithmetic)
     rows = [(AGGREGATES[0], corpus.bleu, corpus.percent(), settings)]
     if settings.statistics.keep_references != "fewest":  # which references count depends on the whole corpus
-        sentences = scored_rows(statistics, settings)
+        sentences = counter.scores(scored_rows, statistics, settings, arithmetic)
         rows.append((AGGREGATES[1], float(np.mean(sentences.bleu)), float(np.mean(sentences.percents())),
                      settings.per_sentence()))
     named, over = _named(preset, given)
