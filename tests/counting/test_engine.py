@@ -5,7 +5,6 @@ colliding fingerprints and chunk boundaries."""
 import contextlib
 import itertools
 import random
-from pathlib import Path
 from unittest import mock
 
 import numpy as np
@@ -18,6 +17,7 @@ from exactbleu import options
 from exactbleu.counting import engine, reading
 from exactbleu.counting import corpus as counting
 from exactbleu.tokenizers import tokenizing
+from conftest import WMT17
 from oracles import corpora, plain_rows, sacrebleu_13a
 
 DEFAULT = options.resolve_settings()
@@ -115,11 +115,12 @@ def test_distinct_tokens_get_distinct_fingerprints():
     """Fingerprints that collide send the counting to its slow, exact path. Words of 7 bytes and
     their extensions by an eighth ("Energie", "Energie-") differ only in the top byte of each
     identity word; a mix that multiplies the words keeps that difference in one byte, and one pair
-    in 256 collided. The WMT17 reference's tokens and 20,000 such pairs all get distinct ones."""
+    in 256 collided. The WMT17 reference's tokens, and the 7-byte stems of 20,000 draws each with
+    two extensions, all get distinct ones."""
     rng = random.Random(11)
     stems = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyzäöü") for _ in range(7)) for _ in range(20_000)}
     stems = sorted(stem for stem in stems if len(stem.encode()) == 7)
-    reference = (Path(__file__).parents[1] / "data" / "wmt17-en-de" / "newstest2017.ref.de").read_text(encoding="utf-8")
+    reference = (WMT17 / "newstest2017.ref.de").read_text(encoding="utf-8")
     tokens = sorted({*stems, *(stem + "-" for stem in stems), *(stem + "n" for stem in stems), *reference.split()})
     table = reading.token_table(" ".join(tokens), {}, grow=True)
     assert len(set(zip(table.low.tolist(), table.high.tolist()))) == len(tokens)
