@@ -350,7 +350,9 @@ def conventions_price(predictions, references):
     """space's price of "Which BLEU?" on these lines, with no language, over the limit or not."""
     names = convention_tokenizers()
     costs = [pricing.cost_of(predictions, references, name, 5) for name in names]
-    return pricing.conventions_cost(costs, len(predictions), 5).seconds
+    scripts = {name: pricing.cost_of(predictions, references, name, 5)
+               for name in pricing.script_work(costs[0].references)}
+    return pricing.conventions_cost(costs, scripts, len(predictions), 5).seconds
 
 
 def convention_calibration(sizes, repeats=2):

@@ -110,6 +110,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     rows = []
     with rows_scored_once():  # the conventions share most segments' rows
         for arithmetic in ARITHMETICS:
+            preset, scale = ARITHMETICS[arithmetic]
             for smoothing in _smoothings(arithmetic):
                 for tokenizer in chosen:
                     for lowercase in (False, True):
@@ -117,8 +118,15 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
                             for keep in keeps:
                                 options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
                                            "keep_references": keep, **smoothing}
-                                rows += _scored(counter, arithmetic, options)
-    return sorted(rows, key=lambda row: row.departures)
+                                rows += _scored(counter, preset, scale, options)
+        if tokenizers is None:  # each script as it runs, with its -lc (or t2t's case_sensitive) and without
+            for script in (preset for preset in PRESETS.values() if preset.script and (
+                    max(groups) == 1 or preset.options.get("keep_references") != "one")):
+                for lowercase in (False, True):
+                    rows += _scored(counter, script.name, script.scale, {**script.options, "lowercase": lowercase})
+    # The fewest departures first; among as many, what a named tool prints (a preset's own number, or a
+    # script's with its flags) before a combination of options that no tool uses.
+    return sorted(rows, key=lambda row: (row.departures, row.departures > 0 and not PRESETS[row.preset].script))
 
 
 def identify(predictions: Sequence[str], references: Sequence[Any], reported: float | str, *,
@@ -177,8 +185,11 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
             raise ValueError(f"tokenizers {sorted(unavailable)} cannot run here: {unavailable}")
         return list(dict.fromkeys(chosen))
     # Those every text takes (sacrebleu's own, and NLTK's whitespace split: no package, no language);
-    # the language's own; and those that read a model file (SentencePiece's), where it is here.
-    chosen = [name for name, tokenizer in TOKENIZERS.items() if tokenizer.needs is None and not tokenizer.languages]
+    # the language's own; and those that read a model file (SentencePiece's), where it is here. A
+    # script's own split is tried as its script runs (``conventions``), not in every combination.
+    scripts = {preset.options["tokenizer"] for preset in PRESETS.values() if preset.script}
+    chosen = [name for name, tokenizer in TOKENIZERS.items()
+              if tokenizer.needs is None and not tokenizer.languages and name not in scripts]
     if language:
         chosen.append(tokenizer_for_language(language))
     chosen += [name for name, tokenizer in TOKENIZERS.items() if tokenizer.available and not tokenizer.missing()]
@@ -269,18 +280,21 @@ class _Counter:
         return self.tokens[tokenize]
 
 
-def _scored(counter: _Counter, arithmetic: str, options: dict[str, object]) -> list[Convention]:
-    """A convention's rows: its corpus score and (where each sentence can be scored alone) its
-    mean of sentence scores, each on both scales."""
-    preset, scale = ARITHMETICS[arithmetic]
+def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, object]) -> list[Convention]:
+    """A convention's rows under a preset that prints on ``scale``: its corpus score and (where each
+    sentence can be scored alone, and the preset is no script's) its mean of sentence scores, each
+    on both scales."""
     settings = resolve_settings(preset, None, **options)
+    method = settings.scoring.smooth_method
+    arithmetic = HF if method is None else SMOOTHING[method].arithmetic
     given = _options_over(preset, options)
     statistics = counter(settings)
     kept = list(statistics.references or ())  # the counter's statistics always say how many each has
     nrefs: int | str = kept[0] if len(set(kept)) == 1 else "var"
     corpus = counter.scores(scored, statistics, settings, arithmetic)
     rows = [(AGGREGATES[0], corpus.bleu, corpus.percent(), settings)]
-    if settings.statistics.keep_references != "fewest":  # which references count depends on the whole corpus
+    script = PRESETS[preset].script
+    if settings.statistics.keep_references != "fewest" and not script:  # the whole corpus decides which count
         sentences = counter.scores(scored_rows, statistics, settings, arithmetic)
         rows.append((AGGREGATES[1], float(np.mean(sentences.bleu)), float(np.mean(sentences.percents())),
                      settings.per_sentence()))
@@ -288,7 +302,7 @@ def _scored(counter: _Counter, arithmetic: str, options: dict[str, object]) -> l
     made = []
     for aggregate, bleu, percent, used in rows:
         for on, score in ((1, bleu), (100, percent)):
-            departures = len(over) + (aggregate != AGGREGATES[0]) + (on != scale)
+            departures = len(over) + (aggregate != AGGREGATES[0]) + (on != scale and not script)
             made.append(Convention(score, named, over, aggregate, on, signature(used, nrefs), departures, arithmetic,
                                    percent))
     return [row for row in made if math.isfinite(row.score)]

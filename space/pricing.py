@@ -12,10 +12,18 @@ A request over the limits gets a message saying which, and what to do instead.
 import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from exactbleu import TOKENIZERS, Price, convention_tokenizers, conventions, packed_token_limit, resolve_settings
+from exactbleu import (
+    PRESETS,
+    TOKENIZERS,
+    Price,
+    convention_tokenizers,
+    conventions,
+    packed_token_limit,
+    resolve_settings,
+)
 
 RUN_LENGTH = Price.RUN_LENGTH
 
@@ -35,10 +43,10 @@ EXPLAIN_PRICE = 0.1e-6  # per token and order: explain() builds a dict per n-gra
 # Nearly the same work for any text (lines without a match cost methods 5 to 7 up to a third more),
 # so priced at its measure on WMT17's lines, with no margin: the price is what it takes. A
 # convention's price is that of the Space's whole request on one line with every tokenizer (one
-# reference set or three), where one tokenizer's call alone takes 0.5 ms a convention.
-CONVENTION_PRICE = 0.75e-3
-SENTENCE_PRICES = {"method5": 16e-6, "method6": 13e-6, "method7": 16e-6}
-SENTENCE_PRICE = 1.2e-6  # every other method, HF's smooth flag and COCO's, with a convention's reference lengths
+# reference set or three: 0.30 and 0.33 ms), where one tokenizer's call alone takes 0.2 ms a convention.
+CONVENTION_PRICE = 0.35e-3
+SENTENCE_PRICES = {"method5": 9e-6, "method6": 7.5e-6, "method7": 10e-6}
+SENTENCE_PRICE = 1.5e-6  # every other method, HF's smooth flag and COCO's, with a convention's reference lengths
 # The paired tests resample per line: (seconds, seconds per line), by test, at its default samples.
 PAIRED_PRICES = {"bootstrap": (0.03, 93e-6), "randomization": (0.5, 83e-6)}
 COMMAND_LINE = "score big corpora with the command line, `python -m exactbleu`"
@@ -195,18 +203,37 @@ def convention_work(tokenizer: str, references: tuple[int, ...]) -> ConventionWo
                           + tuple(method for method, *_ in sorted(once, key=repr)))
 
 
-def conventions_cost(costs: Sequence[Cost], lines: int, max_order: int = 5) -> Cost:
+@functools.lru_cache(maxsize=16)
+def script_work(references: tuple[int, ...]) -> dict[str, int]:
+    """The scripts' conventions that ``exactbleu.conventions`` scores beside its grid (the Space never
+    tells it which tokenizers), by tokenizer: each script's preset as the script runs, cased and
+    lowercased, where the references let it run. Each a tokenization, counted once, scored for the
+    corpus only; priced as one, which bounds it should two share a tokenization. Read off the
+    library's own run on one line per number of references, as ``convention_work`` is: 0.1 to 0.3 s,
+    once a server for each."""
+    line = "the cat sat on the mat"
+    found = conventions([line] * len(references), [[line] * count for count in references])
+    each = {(row.preset, repr(sorted(row.options.items()))): row for row in found
+            if row.aggregate == "corpus" and PRESETS[row.preset].script}  # both scales
+    tokenizers = [str(resolve_settings(row.preset, None, **row.options).tokenize.tokenizer) for row in each.values()]
+    return {name: tokenizers.count(name) for name in dict.fromkeys(tokenizers)}
+
+
+def conventions_cost(costs: Sequence[Cost], scripts: Mapping[str, Cost], lines: int, max_order: int = 5) -> Cost:
     """Every convention (``costs``: each tokenizer's ``cost_of`` the same ``lines``, counted through
-    ``max_order``): each tokenization priced as its tokenizer is, counted again for each further
-    reference rule, then every convention scored."""
+    ``max_order``; ``scripts``: as many of each tokenizer of ``script_work``): each tokenization priced
+    as its tokenizer is, counted again for each further reference rule, then every convention scored."""
     # conventions() crosses every tokenizer with the same conventions: the first one's tell them all.
     work = convention_work(convention_tokenizers()[0], costs[0].references)
     counting = (work.countings - 1) * PACKED_PRICE[max_order - 1]
     scoring = (work.conventions * CONVENTION_PRICE
                + lines * sum(SENTENCE_PRICES.get(method or "", SENTENCE_PRICE) for method in work.sentence_methods))
-    seconds = sum(work.tokenizations * (cost.seconds + cost.counted * counting) + scoring for cost in costs)
-    why = f"{costs[0].why}, {work.conventions * len(costs):,} conventions"
-    return Cost(max(cost.tokens for cost in costs), seconds, why, max(cost.counted for cost in costs),
+    cases = script_work(costs[0].references)
+    seconds = (sum(work.tokenizations * (cost.seconds + cost.counted * counting) + scoring for cost in costs)
+               + sum(count * (scripts[name].seconds + CONVENTION_PRICE) for name, count in cases.items()))
+    why = f"{costs[0].why}, {work.conventions * len(costs) + sum(cases.values()):,} conventions"
+    every = [*costs, *scripts.values()]
+    return Cost(max(cost.tokens for cost in every), seconds, why, max(cost.counted for cost in every),
                 costs[0].references)
 
 

@@ -43,6 +43,7 @@ from .pricing import (
     cost_of,
     explain_cost,
     paired_cost,
+    script_work,
 )
 
 MAX_LINES = 100_000
@@ -297,7 +298,9 @@ def conventions_job(inputs: PageInputs, reported: str | None, language: str) -> 
     reported = (reported or "").strip() or None
     names: list[str] = _library(convention_tokenizers, language or None)
     costs = [cost_of(corpus.predictions, corpus.references, name, 5) for name in names]
-    cost = checked_cost(conventions_cost(costs, len(corpus.predictions)), names,
+    scripts = {name: cost_of(corpus.predictions, corpus.references, name, 5)
+               for name in script_work(costs[0].references)}
+    cost = checked_cost(conventions_cost(costs, scripts, len(corpus.predictions)), [*names, *scripts],
                         what="every convention of the texts", advice="ask the command line, `exactbleu conventions`")
     keywords = {"language": language or None}
     if reported is None:

@@ -95,8 +95,9 @@ def _sacrebleus_other_flags(parser: argparse.ArgumentParser) -> None:
                         help=f"resamples or trials of either test (at most {MAX_SAMPLES:,})")
     parser.add_argument("-j", "--paired-jobs", type=int, default=1, metavar="N",
                         help="accepted for sacrebleu's scripts: the tests run on statistics, in this process")
-    parser.add_argument("-f", "--format", choices=["json", "text"], default="json",
-                        help="json (default, as sacrebleu) or text")
+    parser.add_argument("-f", "--format", choices=["json", "text"],
+                        help="json (default, as sacrebleu) or text; a script's preset prints the script's line "
+                        "unless told json")
     parser.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     parser.add_argument("-w", "--width", type=int, default=1, help="decimals of the scores (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="a short signature")
@@ -117,6 +118,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
 
 def _run(arguments: argparse.Namespace) -> Iterator[str]:
     """What the command line prints for these arguments, line by line."""
+    if arguments.format is None:
+        arguments.format = "text" if PRESETS[arguments.preset].prints else "json"
     settings = _settings(arguments)
     _check_whole_corpus(settings, arguments)
     names, systems = read_systems(arguments)

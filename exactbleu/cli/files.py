@@ -16,9 +16,10 @@ class CommandLineError(Exception):
     """A problem with the command line's files or options, told in one line."""
 
 
-def read_lines(path: str, what: str, encoding: str) -> list[str]:
-    """One segment per line of a file (or of standard input, for "-"), right-stripped as sacrebleu
-    reads them, decoded from ``encoding`` (-e/--encoding)."""
+def read_lines(path: str, what: str, encoding: str, reads: str = "rstrip") -> list[str]:
+    """One segment per line of a file (or of standard input, for "-"), decoded from ``encoding``
+    (-e/--encoding), read as the preset's ``reads`` says: right-stripped as sacrebleu reads them,
+    or as a script reads them (``Preset.reads``)."""
     named = f"{what} on standard input" if path == "-" else f"{what} {path}"
     try:
         if path == "-":
@@ -38,9 +39,11 @@ def read_lines(path: str, what: str, encoding: str) -> list[str]:
     except UnicodeDecodeError as error:
         raise CommandLineError(undecodable(named, encoding, error)) from None
     lines = text.split("\n")
-    if lines[-1] == "":
+    if lines[-1] == "" and reads != "split":
         lines.pop()
-    return [line.rstrip() for line in lines]
+    elif reads == "chop":  # Perl's chop takes the last character of a line, its line break or not
+        lines[-1] = lines[-1][:-1]
+    return lines if reads != "rstrip" else [line.rstrip() for line in lines]
 
 
 class Compression(NamedTuple):
@@ -104,8 +107,12 @@ def read_systems(arguments: argparse.Namespace) -> tuple[list[str], list[list[st
     if arguments.input:
         if len(set(arguments.input)) != len(arguments.input):
             raise CommandLineError("a hypothesis file is given twice: each system needs its own file")
-        return list(arguments.input), [read_lines(path, "hypotheses", arguments.encoding) for path in arguments.input]
-    rows = [line.split("\t") for line in read_lines("-", "hypotheses", arguments.encoding)]
+        return list(arguments.input), [read_lines(path, "hypotheses", arguments.encoding, _reads(arguments))
+                                       for path in arguments.input]
+    lines = read_lines("-", "hypotheses", arguments.encoding, _reads(arguments))
+    if _reads(arguments) != "rstrip":  # a script reads one system on standard input, a tab being whitespace
+        return ["System 1"], [lines]
+    rows = [line.split("\t") for line in lines]
     width = len(rows[0]) if rows else 1
     if any(len(row) != width for row in rows):
         raise CommandLineError("standard input: the number of tab-separated systems differs from line to line")
@@ -123,7 +130,7 @@ def read_references(arguments: argparse.Namespace, hypotheses: int) -> list[list
     if not arguments.references:
         raise CommandLineError("give the reference files before -i (test sets, sacrebleu's -t and -l without "
                                "references, are not downloaded)")
-    sets = [read_lines(path, "references", arguments.encoding) for path in arguments.references]
+    sets = [read_lines(path, "references", arguments.encoding, _reads(arguments)) for path in arguments.references]
     if arguments.num_refs == 1:
         for path, lines in zip(arguments.references, sets):
             if len(lines) != hypotheses:
@@ -140,3 +147,11 @@ def read_references(arguments: argparse.Namespace, hypotheses: int) -> list[list
                                    f"not --num-refs {arguments.num_refs}")
         references.append(fields)
     return references
+
+
+def _reads(arguments: argparse.Namespace) -> str:
+    """How the preset's tool reads a file's lines (``Preset.reads``)."""
+    from .. import PRESETS
+
+    preset = getattr(arguments, "preset", None)  # the conventions subcommand has none: it reads as sacrebleu
+    return PRESETS[preset].reads if preset is not None else "rstrip"

@@ -11,24 +11,56 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import MissingExtra, Settings, Signature
+from .. import PRESETS, MissingExtra, Settings, Signature
+from .files import CommandLineError
 
 # A progress bar from this many segments on (below it, counting takes a moment).
 PROGRESS_SEGMENTS = 8192
 
 
 def single_result(statistics: Any, settings: Settings, arguments: argparse.Namespace, nrefs: int) -> str:
-    """One system's corpus score; with -ci, sacrebleu's bootstrap mean and half-width."""
+    """One system's corpus score; with -ci, sacrebleu's bootstrap mean and half-width; under a
+    script's preset, as text, the line that script prints."""
     from .. import bootstrap, scored
     from ..compat import BLEUScore
 
     as_json = arguments.format == "json"
     sums = statistics.sums()
+    line = LINES.get(PRESETS[arguments.preset].prints)
+    if line is not None and not as_json and not arguments.score_only and not settings.output.n_bootstrap:
+        return line(sums, scored(statistics, settings), settings)
     shown = BLEUScore.of(sums, scored(statistics, settings))
     if settings.output.n_bootstrap:
         shown._mean, shown._ci = bootstrap(statistics, settings).percents()
     sign = Signature(settings, nrefs).format(short=arguments.short and not as_json)
     return shown.format(arguments.width, arguments.score_only, sign, as_json)
+
+
+def multi_bleu_line(sums: Any, score: Any, settings: Settings) -> str:
+    """The line ``multi-bleu.perl`` and ``multi-bleu-detok.perl`` print (their printf), each
+    precision 100 times matches / totals as the scripts divide."""
+    length, reference = int(sums.prediction_length), int(sums.reference_length)
+    if not reference:
+        return "BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, ref_len=0)"
+    if not length:
+        raise CommandLineError("the hypotheses hold no words: multi-bleu.perl divides by zero there and prints no "
+                               "score")
+    precisions = "/".join(f"{100 * (int(m) / int(t)) if t else 0.0:.1f}" for m, t in zip(sums.matches, sums.totals))
+    return (f"BLEU = {100 * score.bleu:.2f}, {precisions} (BP={score.brevity_penalty:.3f}, ratio="
+            f"{length / reference:.3f}, hyp_len={length}, ref_len={reference})")
+
+
+def t2t_bleu_line(sums: Any, score: Any, settings: Settings) -> str:
+    """The line ``t2t-bleu`` prints for the settings' case: 100 times ``bleu_wrapper``'s float32, a
+    float32 product, as ``%6.2f``."""
+    import numpy as np
+
+    case = "uncased" if settings.tokenize.lowercase else "cased"
+    return f"BLEU_{case} = {float(np.float32(100) * np.float32(score.bleu)):6.2f}"
+
+
+# The lines of the scripts' presets (``Preset.prints``), as each script prints it.
+LINES: dict[str, Callable[[Any, Any, Settings], str]] = {"multi-bleu": multi_bleu_line, "t2t-bleu": t2t_bleu_line}
 
 
 def sentence_lines(hypotheses: list[str], references: list[list[str]], settings: Settings,

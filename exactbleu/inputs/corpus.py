@@ -42,7 +42,10 @@ Checked = TypeVar("Checked", Corpus, Texts)  # a checked input, either way
 def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
     """The corpus with each prediction's references cut as ``rule`` says: "all" of them, the
     "first", or as many as the prediction with the "fewest" has (the option ``keep_references``);
-    of text or token ids (a tensor's references are refused where ``rule`` is not "all")."""
+    of text or token ids (a tensor's references are refused where ``rule`` is not "all"). Under
+    "one", a prediction with more than one reference is refused."""
+    if rule == "one":
+        return _one_reference_each(corpus)
     if rule == "all":
         return corpus
     if corpus.kind == "tensor":
@@ -60,3 +63,18 @@ def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
     kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
     ids = references.ids[np.repeat(kept, references.lengths)]
     return corpus._replace(references=TokenIds(ids, references.lengths[kept], groups))
+
+
+def _one_reference_each(corpus: Corpus) -> Corpus:
+    """The corpus, where each prediction has one reference (else a ValueError)."""
+    if corpus.kind == "text":
+        counts = [len(group) for group in corpus.references]
+    else:
+        groups = corpus.references.groups
+        counts = [] if groups is None else groups.tolist()
+    several = next((number for number, count in enumerate(counts) if count != 1), None)
+    if several is not None:
+        raise ValueError(f"keep_references='one' takes one reference a prediction, as t2t-bleu's bleu_wrapper reads "
+                         f"one reference file, but prediction {several} has {counts[several]}: give one each, or "
+                         f"keep_references='first'")
+    return corpus

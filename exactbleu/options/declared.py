@@ -7,6 +7,7 @@ The presets are declared here too, each whole.
 statistics depend on, with the order), ``statistics``, ``scoring`` and ``output``.
 """
 
+import argparse
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -19,8 +20,9 @@ from .smoothing import SMOOTHING
 REF_LENGTHS = ("shortest", "closest")
 # Which of each prediction's references count (``inputs.with_references_kept`` cuts them): all; the
 # first (LightEval's corpus BLEU); or as many as the prediction with the fewest has (lm-eval's, whose
-# zip cuts every reference stream to the shortest), which depends on the whole corpus.
-KEPT_REFERENCES = ("all", "first", "fewest")
+# zip cuts every reference stream to the shortest), which depends on the whole corpus; or the "one"
+# each prediction must have (t2t-bleu's), refusing more.
+KEPT_REFERENCES = ("all", "first", "fewest", "one")
 Weights = tuple[float, ...] | tuple[tuple[float, ...], ...]
 TokenizerChoice = str | Callable[[str], Iterable[str]]
 
@@ -41,8 +43,9 @@ class TokenizeSettings:
         DEFAULT, "a tokenizer of the tokenizers table (`exactbleu.TOKENIZERS`): HF's and sacrebleu's, sacremoses', "
         "MeCab's for Korean and Japanese, SentencePiece's for spBLEU, each token for token; or any callable "
         "`str -> list[str]`", ("-tok", "--tokenize"), registry=TOKENIZERS)
-    lowercase: bool = option(False, "lowercase before tokenizing, as sacrebleu does", ("-lc", "--lowercase"),
-                             {"action": "store_const", "const": True})
+    lowercase: bool = option(False, "lowercase before tokenizing, as sacrebleu does (a script's tokenizer lowercases "
+                             "as its script does: the tokenizers table)", ("-lc", "--lowercase"),
+                             {"action": argparse.BooleanOptionalAction})
     rstrip: bool | None = option(
         None, "right-strip each segment first: as the tokenizer's library does by default (the tokenizers table's "
         "right-strips column), and in the `\"sacrebleu\"` preset; off for callables", shown_default="by tokenizer")
@@ -61,7 +64,8 @@ class StatisticsSettings:
         "all", '`"all"` of each prediction\'s references, its `"first"` (LightEval\'s corpus `bleu`), or as many as '
         'the prediction with the `"fewest"` has (lm-eval\'s `bleu`, which cuts every reference stream to the '
         'shortest). `"fewest"` depends on the whole corpus: its statistics, counted in one call, neither add up, '
-        'cut nor sum as vectors, and per-sentence scores, resamples and paired tests refuse it', ("--keep-references",),
+        'cut nor sum as vectors, and per-sentence scores, resamples and paired tests refuse it. `"one"`: each '
+        'prediction\'s one reference (t2t-bleu\'s), more refused', ("--keep-references",),
         {"choices": KEPT_REFERENCES})
 
 
@@ -198,12 +202,23 @@ def stage_of(name: str) -> str:
 @dataclasses.dataclass(frozen=True)
 class Preset:
     """A preset: whose numbers it gives, the options it sets, and whether a per-sentence score
-    under it takes sacrebleu's effective order (as ``sacrebleu.sentence_bleu`` does) unless told."""
+    under it takes sacrebleu's effective order (as ``sacrebleu.sentence_bleu`` does) unless told.
+    A script's preset names the ``script`` (its ``-lc`` is ``lowercase=True``, which its tokenizer
+    lowercases as the script does), the ``scale`` it prints its score on, ``prints``: the name of
+    the line it prints, which the command line prints alike (``cli.printing.LINES``), and
+    ``reads``: how the command line reads a file's lines for it: right-stripped as sacrebleu does,
+    or as the script does: whole (``"lines"``), each without its last character (``"chop"``, so
+    that a last line without a line break loses one), or split at each line break, the empty
+    text after the last one too (``"split"``)."""
 
     name: str
     describe: str
     options: Mapping[str, object]
     sentence_effective_order: bool = False
+    script: str = ""
+    scale: int = 100
+    prints: str = ""
+    reads: str = "rstrip"
 
 
 PRESETS: Registry[Preset] = Registry("preset", lambda preset: preset.name)
@@ -232,6 +247,22 @@ _COCO = Preset("coco", "pycocoevalcap's `Bleu` (the COCO caption evaluation's `B
                "its PTB tokens, the closest reference length, its own arithmetic",
                {"tokenizer": "ptb", "ref_length": "closest", "smooth_method": "coco"})
 PRESETS.register(_COCO)
+# The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
+for _preset in (
+    Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "
+           "expects): its ASCII whitespace split, no smoothing; `lowercase=True` is its `-lc` (A-Z only)",
+           {"tokenizer": "ascii-whitespace", "ref_length": "closest", "smooth_method": "none"},
+           script="multi-bleu.perl", prints="multi-bleu", reads="lines"),
+    Preset("multi-bleu-detok", "Moses's `multi-bleu-detok.perl` (2019-02-27): 13a as Perl reads it, no smoothing; "
+           "`lowercase=True` is its `-lc` (Perl's `lc`)",
+           {"tokenizer": "13a-perl", "ref_length": "closest", "smooth_method": "none"},
+           script="multi-bleu-detok.perl", prints="multi-bleu", reads="chop"),
+    Preset("t2t-bleu", "tensor2tensor's `t2t-bleu` and `bleu_wrapper` (bleu_hook.py, 2018-08-09): its tokens, "
+           "uncased as by default (`lowercase=False` is `case_sensitive=True`), always smoothed, a float32",
+           {"tokenizer": "t2t", "lowercase": True, "keep_references": "one", "smooth_method": "tensor2tensor"},
+           script="t2t-bleu", scale=1, prints="t2t-bleu", reads="split"),
+):
+    PRESETS.register(_preset)
 
 
 def options_table() -> str:

@@ -263,10 +263,11 @@ def _output(merged: Merged, weights: tuple[Weights, bool] | None) -> OutputSetti
 
 def for_token_ids(settings: Settings) -> Settings:
     """The settings of token ids: those of the same ids written as words under the whitespace
-    tokenizer (a preset's tokenizer does not apply). A tokenizing option given for them is an
-    error."""
+    tokenizer (a preset's tokenizer and lowercasing do not apply). A tokenizing option given for
+    them is an error."""
     tokenizing = {"tokenizer", "rstrip", *setting_options()}
-    given = sorted(settings.given & tokenizing) + (["lowercase"] if settings.tokenize.lowercase else [])
+    asked = settings.tokenize.lowercase and "lowercase" in settings.given
+    given = sorted(settings.given & tokenizing) + (["lowercase"] if asked else [])
     if given:
         raise ValueError(f"{given} apply to text, but the predictions are token ids, which are tokens already: "
                          f"leave them out")

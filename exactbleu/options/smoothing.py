@@ -13,12 +13,12 @@ from typing import NamedTuple
 from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK, COCO = "HF", "sacrebleu", "NLTK", "COCO"
+HF, SACREBLEU, NLTK, COCO, T2T = "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor"
 
 
 class Smoothing(NamedTuple):
-    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK`` or
-    ``COCO``), the default of its ``smooth_value`` (None: it takes none), what it does, whether
+    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``,
+    ``COCO`` or ``T2T``), the default of its ``smooth_value`` (None: it takes none), what it does, whether
     sacrebleu's effective order applies to it, the order its statistics count through at least
     (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), and whether NLTK's
     ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product)."""
@@ -51,6 +51,9 @@ for _method in (
     # pycocoevalcap's Bleu, the COCO caption evaluation's: its two epsilons are all its smoothing.
     Smoothing("coco", COCO, None, "pycocoevalcap's: each precision (matches + 1e-15) / (totals + 1e-9), so "
               "none is 0", False, weights=False),
+    # tensor2tensor's compute_bleu (t2t-bleu), which always smooths.
+    Smoothing("tensor2tensor", T2T, None, "tensor2tensor's: the k-th order without a match gets 1 / (2^k total), "
+              "an order without n-grams counts 1; the score is a float32", False, weights=False),
 ):
     SMOOTHING.register(_method)
 

@@ -1,8 +1,9 @@
 """Scoring: summed statistics become a score, in one of four arithmetics, each a module with its
 one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
 ``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's
-``corpus_bleu``, ``method0`` to ``method7``) and ``arithmetic_coco`` (pycocoevalcap's ``Bleu``,
-COCO captions'); ``arithmetic(settings)`` is the one place that chooses. Every function is pure: a
+``corpus_bleu``, ``method0`` to ``method7``), ``arithmetic_coco`` (pycocoevalcap's ``Bleu``,
+COCO captions') and ``arithmetic_t2t`` (tensor2tensor's ``compute_bleu``, t2t-bleu's);
+``arithmetic(settings)`` is the one place that chooses. Every function is pure: a
 corpus score is the score of its sums, a sentence score that of one row's, a resample's that of its
 resampled sums. ``significance``, ``explanation`` and ``results`` score through it.
 """
@@ -16,7 +17,7 @@ from numpy.typing import NDArray
 from ..options import Settings
 from ..options.smoothing import arithmetic_of
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
-from . import arithmetic_coco, arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu
+from . import arithmetic_coco, arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu, arithmetic_t2t
 from .arithmetic_nltk import rows_scored_once
 from .common import Scored, ScoredRows
 
@@ -36,7 +37,8 @@ class Arithmetic(Protocol):
 
 # Each arithmetic's module, by the name the smoothing declarations give it.
 _ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu,
-                                                                         arithmetic_nltk, arithmetic_coco)}
+                                                                         arithmetic_nltk, arithmetic_coco,
+                                                                         arithmetic_t2t)}
 
 __all__ = [
     "Arithmetic",
@@ -61,8 +63,8 @@ __all__ = [
 def arithmetic(settings: Settings) -> Arithmetic:
     """The one place that chooses the arithmetic from the settings: HF's (no ``smooth_method``),
     or the one the smoothing method belongs to (NLTK's ``method0`` to ``method7``, sacrebleu's
-    four, COCO's ``coco``). Corpus scores, sentence scores, every resample of the significance tests and the
-    command line all score through it: ``arithmetic(settings).score(sums, settings)``, or
+    four, COCO's ``coco``, tensor2tensor's). Corpus scores, sentence scores, every resample of the
+    significance tests and the command line all score through it: ``arithmetic(settings).score(sums, settings)``, or
     ``.score_rows(statistics, settings)`` for many rows at once."""
     return _ARITHMETIC[arithmetic_of(settings.scoring.smooth_method)]
 

@@ -1,9 +1,10 @@
 """Tokenizers: a segment becomes a list of tokens, and a corpus becomes one token text.
 
-Every tokenizer is sacrebleu's, HF's or sacremoses', token for token. Each family lives in a module
-of its own that declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's
+Every tokenizer is its tool's (sacrebleu's, HF's, sacremoses', a script's), token for token. Each
+family lives in a module of its own that declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's
 default and WMT's), ``simple`` (sacrebleu's intl, zh, char and none), ``moses``, ``mecab`` (Korean
-and Japanese), ``spm`` (SentencePiece, spBLEU) and ``ptb`` (pycocoevalcap's, COCO captions). They
+and Japanese), ``spm`` (SentencePiece, spBLEU), ``ptb`` (pycocoevalcap's, COCO captions) and
+``scripts`` (the splits of the MT scripts: multi-bleu.perl's, multi-bleu-detok.perl's, t2t-bleu's). They
 are registered here, once, in ``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any
 of them.
 
@@ -12,7 +13,7 @@ Adding a tokenizer: its module, its entry in ``_FAMILIES`` below, and its test.
 
 from collections.abc import Callable, Iterable
 
-from . import mecab, moses, ptb, simple, spm, tokenizer_13a
+from . import mecab, moses, ptb, scripts, simple, spm, tokenizer_13a
 from .ptb import ptb_tokens
 from .registry import (
     NON_ASCII,
@@ -75,7 +76,7 @@ __all__ = [
 ]
 
 _FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS,
-             ptb.TOKENIZERS)
+             ptb.TOKENIZERS, scripts.TOKENIZERS)
 for _family in _FAMILIES:
     for _tokenizer in _family:
         register(_tokenizer)

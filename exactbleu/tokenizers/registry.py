@@ -141,7 +141,10 @@ class Tokenizer:
     several threads may count with it at once (else a corpus is counted in one). The fast
     paths: ``token_text`` writes a corpus's token text faster than a segment at a time, and
     ``uncut_text`` writes a text whose tokens the counting engine cuts out of its bytes itself,
-    by ``cuts`` (each returns None where it cannot, such as a segment that holds a line break)."""
+    by ``cuts`` (each returns None where it cannot, such as a segment that holds a line break).
+    ``lowercase``: how ``lowercase=True`` lowercases before it, as the tool it comes from does
+    (Python's lower, or a Perl script's ``lc``). ``spaced_tokens``: whether its tokens may hold
+    characters that Python's split splits on (a no-break space), which the token text escapes."""
 
     name: str
     segmenter: Callable[[TokenizerSettings], Segmenter]
@@ -156,6 +159,8 @@ class Tokenizer:
     token_text: Callable[[list[str]], str | None] | None = None
     uncut_text: Callable[[list[str]], Optional["UncutText"]] | None = None
     languages: tuple[str, ...] = ()
+    lowercase: Callable[[str], str] = str.lower
+    spaced_tokens: bool = False
 
     def missing(self) -> str:
         """What this tokenizer needs that is not here (a pip command, or a file), or "" when it

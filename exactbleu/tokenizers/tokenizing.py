@@ -38,9 +38,11 @@ def signature_name(tokenize: Tokenizing) -> str:
 
 
 def _normalized(segments: Sequence[str], tokenize: Tokenizing) -> list[str]:
-    """Lowercase and right-strip first, where the tokenizing settings say so."""
+    """Lowercase and right-strip first, where the tokenizing settings say so: lowercased as the
+    tokenizer's tool lowercases (``Tokenizer.lowercase``)."""
     if tokenize.lowercase:
-        segments = list(map(str.lower, segments))
+        named = tokenize.tokenizer if isinstance(tokenize.tokenizer, str) else None
+        segments = list(map(TOKENIZERS[named].lowercase if named else str.lower, segments))
     if tokenize.rstrip:
         segments = list(map(str.rstrip, segments))
     return segments if isinstance(segments, list) else list(segments)
@@ -111,7 +113,7 @@ def token_text(segments: list[str], tokenize: Tokenizing) -> str:
     if text is not None:
         return text
     tokens = list(map(make_tokenizer(tokenize), segments))
-    if callable(tokenize.tokenizer):
+    if callable(tokenize.tokenizer) or TOKENIZERS[tokenize.tokenizer].spaced_tokens:
         return _escaped_token_text(tokens)
     return "\n".join(map(" ".join, tokens))  # the named tokenizers' tokens come from str.split()
 

@@ -26,7 +26,13 @@ lm_eval_metrics = pytest.importorskip("lm_eval.api.metrics")
 
 # Each holds a prediction of one reference and one of four.
 CORPORA = [uneven_corpus(size, seed=700 + number) for number, size in enumerate((6, 11, 17))]
-PRESETS = sorted(exactbleu.PRESETS)
+# The presets that take several references (t2t-bleu's takes one: its test is below).
+ONE_REFERENCE = sorted(name for name, preset in exactbleu.PRESETS.items()
+                       if preset.options.get("keep_references") == "one")
+PRESETS = sorted(set(exactbleu.PRESETS) - set(ONE_REFERENCE))
+# multi-bleu.perl and multi-bleu-detok.perl: sacrebleu's arithmetic unsmoothed, on their tokens, which
+# are sacrebleu's on this ASCII text.
+SCRIPTS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
 
 
 def convention(preset, predictions, references):
@@ -42,6 +48,9 @@ def convention(preset, predictions, references):
         return lm_eval_metrics.bleu(list(zip(references, predictions))) / 100
     if preset == "coco":
         return coco_scores(predictions, references)[0]
+    if preset in SCRIPTS:
+        return sacrebleu.corpus_bleu(predictions, streams(references), tokenize=SCRIPTS[preset],
+                                     smooth_method="none").score / 100
     assert preset == "lighteval"
     return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score / 100
 
@@ -58,6 +67,8 @@ def sentence_convention(preset, prediction, references):
         return sacrebleu.sentence_bleu(prediction, references[:1]).score / 100
     if preset == "coco":
         return coco_scores([prediction], [references])[1][0]
+    if preset in SCRIPTS:  # the script on a file of one line
+        return convention(preset, [prediction], [references])
     return None  # lm-eval's rule keeps references by the whole corpus
 
 
@@ -183,3 +194,21 @@ def test_the_evaluate_metric_gives_the_presets_number_or_refuses(preset):
             assert same(metric.score_statistics(stored)["bleu"], expected)
         whole = metric.statistics(predictions, references)
         assert same(metric.score_statistics(whole)["bleu"], expected)
+
+
+@pytest.mark.parametrize("preset", ONE_REFERENCE)
+def test_a_preset_of_one_reference_refuses_more_on_every_face(preset):
+    predictions, references = CORPORA[0]
+    one = [group[:1] for group in references]
+    calls = {
+        "corpus_bleu": lambda refs: exactbleu.corpus_bleu(predictions, refs, preset),
+        "statistics": lambda refs: exactbleu.statistics(predictions, refs, preset),
+        "sentence_bleu": lambda refs: exactbleu.sentence_bleu(predictions[1], refs[1], preset),
+        "sentence_scores": lambda refs: exactbleu.sentence_scores(predictions, refs, preset),
+        "explain": lambda refs: exactbleu.explain(predictions, refs, preset),
+        "TRL's bleu_reward": lambda refs: rewards.bleu_reward(predictions, refs, preset=preset),
+        "the evaluate metric": lambda refs: load_metric(preset).compute(predictions=predictions, references=refs),
+    }
+    for face, call in calls.items():
+        assert refused(lambda: call(references)), face
+        assert outcome(lambda: call(one))[0] == "ok", face

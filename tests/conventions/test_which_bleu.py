@@ -69,15 +69,19 @@ def test_the_space_has_every_dimension():
     predictions, groups = small_corpus(4, 1, False)
     single = conventions(predictions, groups)
     # 15 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's, COCO's) x 5 tokenizers (13a, intl, char,
-    # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales.
-    assert len(single) == 15 * 5 * 2 * 2 * 2 * 2
+    # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales;
+    # and the 3 scripts, cased and lowercased, each as its corpus score on 2 scales.
+    scripts = 3 * 2 * 2
+    assert len(single) == 15 * 5 * 2 * 2 * 2 * 2 + scripts
     uneven = conventions(*small_corpus(5, 3, False))
     # and all, the first or the fewest references: the fewest only as a corpus score.
-    assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2
-    assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco"}
+    # t2t-bleu reads one reference a line, so it has no number here.
+    assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2 + scripts * 2 // 3
+    assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco",
+                                              "multi-bleu", "multi-bleu-detok"}
     zh = conventions(predictions, groups, language="zh")
     assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none", "ptb"}
-    assert len(zh) == len(single) * 6 // 5
+    assert len(zh) == (len(single) - scripts) * 6 // 5 + scripts
     assert [row.departures for row in single] == sorted(row.departures for row in single)
     first = single[0]
     assert (first.preset, first.options, first.aggregate, first.scale) == ("default", {}, "corpus", 1)
@@ -95,7 +99,7 @@ def test_each_convention_names_its_arithmetic_and_its_score_on_0_to_100():
         on_1, on_100 = (twins[(row.preset, repr(row.options), row.aggregate, scale)] for scale in (1, 100))
         assert row.percent == on_100.score
         assert math.isclose(on_100.score, 100 * on_1.score, rel_tol=1e-12, abs_tol=1e-300), row
-    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO"}
+    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO"}  # t2t-bleu's takes one reference
 
 
 def test_the_spaces_plot_draws_a_line_for_each_arithmetic_it_is_given():
@@ -170,6 +174,8 @@ def convention_of(row):
     preset = next((name for name, methods in SMOOTHINGS.items() if method in methods), "default")
     if settings.statistics.ref_length != NATIVE_REF_LENGTH[preset] or settings.tokenize.tokenizer == "ptb":
         return None  # no peer takes that reference length; ptb's peer is a jar, tested on its own
+    if exactbleu.PRESETS[row.preset].script:
+        return None  # a script's recordings are its peer: tests/conventions/test_mt_scripts.py
     if preset == "nltk" and row.aggregate == "corpus" and method in NLTK_LAST_SENTENCE:
         return None
     smoothing = settings.scoring.smooth if preset == "default" else method

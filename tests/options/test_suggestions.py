@@ -12,7 +12,8 @@ from exactbleu import OPTIONS, did_you_mean
 
 PREDICTIONS, REFERENCES = ["the cat sat on the mat"], [["the cat sat on a mat"]]
 OPTIONS_LISTED = "; the options are ['tokenizer', 'lang', 'spm_model', 'lowercase', 'rstrip', 'max_order'"
-PRESETS_LISTED = "must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco']"
+PRESETS_LISTED = ("must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', 'multi-bleu', "
+                  "'multi-bleu-detok', 't2t-bleu']")
 TOKENIZERS_LISTED = "tokenizer must be one of ['13a', 'intl', 'zh', 'char', 'none', 'moses', "
 SMOOTHING_LISTED = "smooth_method must be one of ['none', 'floor', 'add-k', 'exp', 'method0', "
 
@@ -40,7 +41,7 @@ def test_the_nearest_valid_name(value, choices, each, expected):
     ("default", {"smooth_method": "flor"}, SMOOTHING_LISTED, "'floor'"),
     ("default", {"ref_length": "closer"}, "ref_length must be one of ['shortest', 'closest'], got 'closer'",
      "'closest'"),
-    ("default", {"keep_references": "firts"}, "keep_references must be one of ['all', 'first', 'fewest']", "'first'"),
+    ("default", {"keep_references": "firts"}, "keep_references must be one of ['all', 'first', 'fewest', 'one']", "'first'"),
 ])
 def test_a_misspelled_name_gets_the_nearest_in_the_api_and_the_metric(preset, options, listed, suggested):
     with pytest.raises(ValueError) as raised:

@@ -184,28 +184,30 @@ def _wmt17(size, systems=None):
 MEASURED = json.loads((ROOT / "tests" / "data" / "space" / "measured.json").read_text(encoding="utf-8"))
 
 
-# The price may be at most 1.5 times the work, and at least half of it; the work is what
-# `python benchmarks/load.py record` measured on a quiet machine (tests never time anything).
+# The price may be at most 2.25 times the work, and at least half of it; the work is what
+# `python benchmarks/load.py record` measured on a quiet machine (tests never time anything). Each
+# tokenizer's price bounds any text with a margin, so on WMT17's plain lines it is about twice the work.
 @pytest.mark.parametrize("request_", MEASURED["which_bleu"], ids=lambda row: f"{row['lines']}x{len(row['systems'])}")
 def test_which_bleu_is_priced_at_about_what_it_takes(request_):
     """One reference set or three (the first reference alone and the fewest are conventions too, so
     the conventions double): the price follows the work measured."""
     boxes = _wmt17(request_["lines"], request_["systems"])  # the request as it was recorded
     price = space.conventions_job(space.PageInputs.checked(*boxes), None, "").cost.seconds
-    assert 1 / 2 <= price / request_["seconds"] <= 1.5, \
+    assert 1 / 2 <= price / request_["seconds"] <= 2.25, \
         f"{request_['lines']} lines: priced {price:.2f} s, took {request_['seconds']:.2f} s"
 
 
 def test_the_price_counts_every_convention_the_library_scores():
     """The price reads the conventions off the library's run with one tokenizer: every tokenizer,
-    and the language's, gets those same conventions."""
+    and the language's, gets those same conventions; and the scripts' presets, read off its run too."""
     predictions, references = ["the cat sat", "a dog"], [["the cat sat", "a cat sat"], ["a dog ran", "dogs"]]
     for language in ("", "zh"):
         names = exactbleu.convention_tokenizers(language or None)
         rows = exactbleu.conventions(predictions, references, language=language or None)
         scored = {(row.signature, row.preset, repr(sorted(row.options.items()))) for row in rows
                   if row.aggregate == "corpus"}
-        assert len(scored) == len(names) * pricing.convention_work(names[0], (2,)).conventions
+        assert len(scored) == (len(names) * pricing.convention_work(names[0], (2,)).conventions
+                               + sum(pricing.script_work((2,)).values()))
 
 
 def test_the_lines_the_docs_say_fit_are_those_the_price_takes():
