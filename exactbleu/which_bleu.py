@@ -33,6 +33,7 @@ from .options import (
     REF_LENGTHS,
     SACREBLEU,
     SMOOTHING,
+    Preset,
     Settings,
     TokenizeSettings,
     counted_orders,
@@ -120,10 +121,9 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
                                            "keep_references": keep, **smoothing}
                                 rows += _scored(counter, preset, scale, options)
         if tokenizers is None:  # each script as it runs, with its -lc (or t2t's case_sensitive) and without
-            for script in (preset for preset in PRESETS.values() if preset.script and (
-                    max(groups) == 1 or preset.options.get("keep_references") != "one")):
-                for lowercase in (False, True):
-                    rows += _scored(counter, script.name, script.scale, {**script.options, "lowercase": lowercase})
+            for script, options in _scripts(language, max(groups)):
+                for lowercase in (False, True) if script.lowercases else (False,):
+                    rows += _scored(counter, script.name, script.scale, {**options, "lowercase": lowercase})
     # The fewest departures first; among as many, what a named tool prints (a preset's own number, or a
     # script's with its flags) before a combination of options that no tool uses.
     return sorted(rows, key=lambda row: (row.departures, row.departures > 0 and not PRESETS[row.preset].script))
@@ -198,6 +198,23 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
     for name in chosen:
         names.setdefault(counted_with(resolve_settings("sacrebleu", tokenizer=name)).tokenizer, name)
     return list(names.values())
+
+
+def _scripts(language: str | None, most_references: int) -> list[tuple[Preset, dict[str, object]]]:
+    """The scripts' presets that run on this data, each with its options: tokenizer.perl's need the
+    target language, get_ende_bleu.sh's is German's, t2t-bleu's takes one reference a line."""
+    found = []
+    for script in PRESETS.values():
+        options = dict(script.options)
+        if not script.script or (script.language and script.language != language) or (
+                most_references > 1 and options.get("keep_references") == "one"):
+            continue
+        if any(setting.name == "lang" for setting in TOKENIZERS[str(options["tokenizer"])].settings):
+            if language is None:
+                continue
+            options["lang"] = language
+        found.append((script, options))
+    return found
 
 
 def _smoothings(arithmetic: str) -> list[dict[str, object]]:

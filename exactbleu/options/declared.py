@@ -209,7 +209,9 @@ class Preset:
     ``reads``: how the command line reads a file's lines for it: right-stripped as sacrebleu does,
     or as the script does: whole (``"lines"``), each without its last character (``"chop"``, so
     that a last line without a line break loses one), or split at each line break, the empty
-    text after the last one too (``"split"``)."""
+    text after the last one too (``"split"``). ``lowercases``: whether the script has a
+    lowercasing flag; ``language``: the one target language it is for, if any (``conventions``
+    tries each script as it runs, for its language)."""
 
     name: str
     describe: str
@@ -219,6 +221,8 @@ class Preset:
     scale: int = 100
     prints: str = ""
     reads: str = "rstrip"
+    lowercases: bool = True
+    language: str = ""
 
 
 PRESETS: Registry[Preset] = Registry("preset", lambda preset: preset.name)
@@ -261,6 +265,14 @@ for _preset in (
            "uncased as by default (`lowercase=False` is `case_sensitive=True`), always smoothed, a float32",
            {"tokenizer": "t2t", "lowercase": True, "keep_references": "one", "smooth_method": "tensor2tensor"},
            script="t2t-bleu", scale=1, prints="t2t-bleu", reads="split"),
+    Preset("tokenized-bleu", "the tokenized BLEU of most NMT papers: Moses's `tokenizer.perl -l LANG` (give `lang`; "
+           "`-a` is `aggressive_dash_splits`), then `multi-bleu.perl` (`-lc`: `lowercase=True`)",
+           {"tokenizer": "moses-perl", "ref_length": "closest", "smooth_method": "none"},
+           script="tokenizer.perl | multi-bleu.perl", prints="multi-bleu", reads="lines"),
+    Preset("t2t-ende", "tensor2tensor's `get_ende_bleu.sh` (the Transformer paper's WMT14 English-German BLEU): "
+           "replace-unicode-punctuation.perl, tokenizer.perl -l de and its compound splitting on both sides, then "
+           "`multi-bleu.perl`", {"tokenizer": "t2t-ende", "ref_length": "closest", "smooth_method": "none"},
+           script="get_ende_bleu.sh", prints="multi-bleu", reads="lines", lowercases=False, language="de"),
 ):
     PRESETS.register(_preset)
 

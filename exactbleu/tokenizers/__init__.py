@@ -4,7 +4,8 @@ Every tokenizer is its tool's (sacrebleu's, HF's, sacremoses', a script's), toke
 family lives in a module of its own that declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's
 default and WMT's), ``simple`` (sacrebleu's intl, zh, char and none), ``moses``, ``mecab`` (Korean
 and Japanese), ``spm`` (SentencePiece, spBLEU), ``ptb`` (pycocoevalcap's, COCO captions) and
-``scripts`` (the splits of the MT scripts: multi-bleu.perl's, multi-bleu-detok.perl's, t2t-bleu's). They
+``scripts`` (the splits of the MT scripts: multi-bleu.perl's, multi-bleu-detok.perl's, t2t-bleu's) and
+``moses_perl`` (Moses's tokenizer.perl itself, and tokenized BLEU's pipelines). They
 are registered here, once, in ``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any
 of them.
 
@@ -13,7 +14,7 @@ Adding a tokenizer: its module, its entry in ``_FAMILIES`` below, and its test.
 
 from collections.abc import Callable, Iterable
 
-from . import mecab, moses, ptb, scripts, simple, spm, tokenizer_13a
+from . import mecab, moses, moses_perl, ptb, scripts, simple, spm, tokenizer_13a
 from .ptb import ptb_tokens
 from .registry import (
     NON_ASCII,
@@ -76,7 +77,7 @@ __all__ = [
 ]
 
 _FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS,
-             ptb.TOKENIZERS, scripts.TOKENIZERS)
+             ptb.TOKENIZERS, scripts.TOKENIZERS, moses_perl.TOKENIZERS)
 for _family in _FAMILIES:
     for _tokenizer in _family:
         register(_tokenizer)

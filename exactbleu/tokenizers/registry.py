@@ -144,7 +144,9 @@ class Tokenizer:
     by ``cuts`` (each returns None where it cannot, such as a segment that holds a line break).
     ``lowercase``: how ``lowercase=True`` lowercases before it, as the tool it comes from does
     (Python's lower, or a Perl script's ``lc``). ``spaced_tokens``: whether its tokens may hold
-    characters that Python's split splits on (a no-break space), which the token text escapes."""
+    characters that Python's split splits on (a no-break space), which the token text escapes.
+    ``lowercases_tokens``: lowercasing applies to its tokens, after it (as ``multi-bleu.perl -lc``
+    does on tokenizer.perl's output), not to the text before it."""
 
     name: str
     segmenter: Callable[[TokenizerSettings], Segmenter]
@@ -161,6 +163,7 @@ class Tokenizer:
     languages: tuple[str, ...] = ()
     lowercase: Callable[[str], str] = str.lower
     spaced_tokens: bool = False
+    lowercases_tokens: bool = False
 
     def missing(self) -> str:
         """What this tokenizer needs that is not here (a pip command, or a file), or "" when it

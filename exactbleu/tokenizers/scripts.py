@@ -1,4 +1,4 @@
-"""The MT scripts' own splits, and how each lowercases: Moses's ``multi-bleu.perl`` and
+"""The MT scripts' own splits, and how each lowercases: Moses's multi-bleu.perl and
 ``multi-bleu-detok.perl``, tensor2tensor's ``t2t-bleu``. Each script's preset is the rest of it.
 
 - ``ascii-whitespace``: multi-bleu.perl reads bytes: it splits at ASCII whitespace only (a no-break
@@ -31,7 +31,7 @@ _CASE_SENSITIVE = re.compile("<skipped>|&quot;|&amp;|&lt;|&gt;")
 
 
 def tokenize_ascii_whitespace(line: str) -> list[str]:
-    """``multi-bleu.perl``'s words: runs of anything but ASCII whitespace.
+    """multi-bleu.perl's words: runs of anything but ASCII whitespace.
 
     >>> tokenize_ascii_whitespace("a\\xa0b c")
     ['a\\xa0b', 'c']

@@ -40,7 +40,7 @@ def signature_name(tokenize: Tokenizing) -> str:
 def _normalized(segments: Sequence[str], tokenize: Tokenizing) -> list[str]:
     """Lowercase and right-strip first, where the tokenizing settings say so: lowercased as the
     tokenizer's tool lowercases (``Tokenizer.lowercase``)."""
-    if tokenize.lowercase:
+    if tokenize.lowercase and not _lowercases_tokens(tokenize):
         named = tokenize.tokenizer if isinstance(tokenize.tokenizer, str) else None
         segments = list(map(TOKENIZERS[named].lowercase if named else str.lower, segments))
     if tokenize.rstrip:
@@ -78,10 +78,18 @@ def _function_name(function: object) -> str:
     return str(getattr(function, "__name__", type(function).__name__))
 
 
+def _lowercases_tokens(tokenize: Tokenizing) -> bool:
+    return isinstance(tokenize.tokenizer, str) and TOKENIZERS[tokenize.tokenizer].lowercases_tokens
+
+
 def make_tokenizer(tokenize: Tokenizing) -> Segmenter:
     """The tokens of one segment under these tokenizing settings: lowercase and right-strip where
-    they say, then tokenize. Returns a function ``str -> list[str]``."""
+    they say, then tokenize (or tokenize, then lowercase the tokens, for a tokenizer that lowercases
+    its tokens). Returns a function ``str -> list[str]``."""
     function = _segmenter(tokenize)
+    if tokenize.lowercase and _lowercases_tokens(tokenize):
+        lowercase = TOKENIZERS[str(tokenize.tokenizer)].lowercase
+        return lambda segment: [lowercase(token) for token in function(_normalized([segment], tokenize)[0])]
     return lambda segment: list(function(_normalized([segment], tokenize)[0]))
 
 

@@ -8,6 +8,7 @@ function. The expected value is the functional API's ``corpus_bleu``; it in turn
 oracles by the convention tests.
 """
 
+import argparse
 import contextlib
 import io
 import json
@@ -104,6 +105,11 @@ def cli_flags(options):
         if not option.flags:
             return None
         flag = option.flags[-1]
+        if option.cli.get("action") is argparse.BooleanOptionalAction:
+            if not isinstance(value, bool):
+                return None
+            argv.append(flag if value else f"--no-{flag.removeprefix('--')}")
+            continue
         if option.cli.get("action") == "store_const":
             if value:
                 argv.append(flag)
@@ -245,11 +251,17 @@ def check_command_line(predictions, references, preset, options, expected):
             files.append(str(folder / f"ref{number}"))
             pathlib.Path(files[-1]).write_text("".join(segment[number] + "\n" for segment in references),
                                                encoding="utf-8")
-        argv = [*files, "-i", str(folder / "hyp"), "--preset", preset, "-w", "16", *flags]
-        stripped = exactbleu.corpus_bleu([line.rstrip() for line in predictions],
-                                         [[reference.rstrip() for reference in segment] for segment in references],
-                                         preset, **options)
+        argv = [*files, "-i", str(folder / "hyp"), "--preset", preset, "-w", "16", "-f", "json", *flags]
+        # The command line reads lines right-stripped, as sacrebleu does, or as a script reads them.
+        read = str.rstrip if exactbleu.PRESETS[preset].reads == "rstrip" else str
+        stripped = outcome(lambda: exactbleu.corpus_bleu(list(map(read, predictions)),
+                                                         [list(map(read, segment)) for segment in references],
+                                                         preset, **options))
         status, out = run_cli(argv)
+        if stripped[0] == "error":
+            assert status == 1
+            return
+        stripped = stripped[1]
         assert status == 0
         assert json.loads(out)["score"] / 100 == pytest.approx(stripped["bleu"], rel=1e-12, abs=1e-15)
         if options.get("sentence_level"):

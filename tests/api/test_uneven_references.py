@@ -20,19 +20,26 @@ import exactbleu
 from conftest import load_metric
 from exactbleu import rewards
 from exactbleu.lm_eval import TaskMetric
-from oracles import coco_bleu, hf_bleu, nltk_quietly, outcome, streams, uneven_corpus
+from oracles import (
+    RECORDED_ONLY,
+    SCRIPT_TOKENIZERS,
+    coco_bleu,
+    hf_bleu,
+    nltk_quietly,
+    outcome,
+    script_bleu,
+    streams,
+    uneven_corpus,
+)
 
 lm_eval_metrics = pytest.importorskip("lm_eval.api.metrics")
 
 # Each holds a prediction of one reference and one of four.
 CORPORA = [uneven_corpus(size, seed=700 + number) for number, size in enumerate((6, 11, 17))]
-# The presets that take several references (t2t-bleu's takes one: its test is below).
+# The presets that take several references, with a peer (t2t-bleu's takes one: its test is below).
 ONE_REFERENCE = sorted(name for name, preset in exactbleu.PRESETS.items()
                        if preset.options.get("keep_references") == "one")
-PRESETS = sorted(set(exactbleu.PRESETS) - set(ONE_REFERENCE))
-# multi-bleu.perl and multi-bleu-detok.perl: sacrebleu's arithmetic unsmoothed, on their tokens, which
-# are sacrebleu's on this ASCII text.
-SCRIPTS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
+PRESETS = sorted(set(exactbleu.PRESETS) - RECORDED_ONLY)
 
 
 def convention(preset, predictions, references):
@@ -48,9 +55,8 @@ def convention(preset, predictions, references):
         return lm_eval_metrics.bleu(list(zip(references, predictions))) / 100
     if preset == "coco":
         return coco_scores(predictions, references)[0]
-    if preset in SCRIPTS:
-        return sacrebleu.corpus_bleu(predictions, streams(references), tokenize=SCRIPTS[preset],
-                                     smooth_method="none").score / 100
+    if preset in SCRIPT_TOKENIZERS:
+        return script_bleu(preset, predictions, references) / 100
     assert preset == "lighteval"
     return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score / 100
 
@@ -67,7 +73,7 @@ def sentence_convention(preset, prediction, references):
         return sacrebleu.sentence_bleu(prediction, references[:1]).score / 100
     if preset == "coco":
         return coco_scores([prediction], [references])[1][0]
-    if preset in SCRIPTS:  # the script on a file of one line
+    if preset in SCRIPT_TOKENIZERS:  # the script on a file of one line
         return convention(preset, [prediction], [references])
     return None  # lm-eval's rule keeps references by the whole corpus
 

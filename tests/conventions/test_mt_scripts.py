@@ -1,6 +1,7 @@
-"""The BLEU scripts of MT papers as presets: Moses's multi-bleu.perl and multi-bleu-detok.perl, and
-tensor2tensor's t2t-bleu. Each preset prints the script's line digit for digit (t2t: gives its
-float32) from the same statistics, through the command line, on what the scripts printed when run:
+"""The BLEU scripts of MT papers as presets: Moses's multi-bleu.perl and multi-bleu-detok.perl,
+tensor2tensor's t2t-bleu, and tokenized BLEU (tokenizer.perl, then multi-bleu.perl; tensor2tensor's
+get_ende_bleu.sh). Each preset prints the script's line digit for digit (t2t: gives its float32)
+from the same statistics, through the command line, on what the scripts printed when run:
 tests/data/mt-scripts holds the recordings, the recorder with its commands, and the scripts'
 provenance (WMT17's 16 systems, and 46 drawn texts of capitals beyond ASCII, compounds, entities,
 <skipped>, empty and very long lines, several references). "Which BLEU?" names each script first.
@@ -15,6 +16,7 @@ import pytest
 import exactbleu
 from conftest import ROOT, WMT17
 from exactbleu.cli import main
+from exactbleu.tokenizers.moses_perl import tokenize_perl
 
 RECORDED = ROOT / "tests" / "data" / "mt-scripts"
 
@@ -29,6 +31,15 @@ DRAWN = recorded("drawn.json.gz")["cases"]
 MOSES = [("multi-bleu/raw/cased", "multi-bleu", []), ("multi-bleu/raw/lc", "multi-bleu", ["-lc"]),
          ("multi-bleu-detok/cased", "multi-bleu-detok", []), ("multi-bleu-detok/lc", "multi-bleu-detok", ["-lc"])]
 T2T = [("t2t/ref.0/cased", ["--no-lowercase"], False), ("t2t/ref.0/uncased", [], True)]
+# tokenizer.perl's runs: its flags as the tokenizer's settings.
+TOKENIZED = {"tok-l-en": ("en", False, True), "tok-l-en-a": ("en", True, True), "tok-l-de": ("de", False, True),
+             "tok-l-de-a": ("de", True, True), "tok-l-de-no-escape": ("de", False, False),
+             "tok-l-en-no-escape-a": ("en", True, False)}
+# multi-bleu.perl on tokenizer.perl's tokens (-no-escape changes no count), and get_ende_bleu.sh's pipeline.
+PIPELINES = {"tok-l-de": ["--preset", "tokenized-bleu", "--lang", "de"],
+             "tok-l-de-a": ["--preset", "tokenized-bleu", "--lang", "de", "--aggressive-dash-splits"],
+             "tok-l-de-no-escape": ["--preset", "tokenized-bleu", "--lang", "de"],
+             "t2t-get_ende_bleu": ["--preset", "t2t-ende"]}
 
 
 def written(folder, case):
@@ -40,6 +51,14 @@ def written(folder, case):
         path.write_bytes((case["eol"].join(lines) + (case["eol"] if ending else "")).encode("utf-8"))
         paths.append(str(path))
     return paths[0], paths[1:]
+
+
+def lines_of(case, side):
+    """A drawn file's lines as a Perl script reads them: each without its line break only."""
+    lines = case["hyp"] if side == "hyp" else case["refs"][int(side.removeprefix("ref."))]
+    ending = case["trailing_newline"] and not (side == "hyp" and case["hyp_without_final_newline"])
+    text = case["eol"].join(lines) + (case["eol"] if ending else "")
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
 def command(capsys, *argv):
@@ -67,6 +86,27 @@ def test_each_moses_script_prints_its_line_on_drawn_texts(case, tmp_path, capsys
             assert refused and "<skipped>" in err, run
         else:
             assert (status, out) == (0, expected["stdout"]), run
+
+
+@pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
+def test_tokenized_bleu_is_tokenizer_perl_then_multi_bleu_on_drawn_texts(case, tmp_path, capsys):
+    """tokenizer.perl's tokens of each line (English and German, with -a and without, escaped and
+    not), then multi-bleu.perl on them, and get_ende_bleu.sh's whole pipeline."""
+    for run, (language, aggressive, escape) in TOKENIZED.items():
+        for side in ["hyp", *(f"ref.{number}" for number in range(len(case["refs"])))]:
+            recorded_lines = case["runs"][f"tokenize/{run}/{side}"]["output"].split("\n")[:-1]
+            assert [tokenize_perl(line, language, aggressive, escape) for line in lines_of(case, side)] == \
+                [line.split() for line in recorded_lines], (run, side)
+    hypotheses, references = written(tmp_path, case)
+    aligned = len({len(case["hyp"]), *map(len, case["refs"])}) == 1
+    for run, flags in PIPELINES.items():
+        for case_flags, name in (([], "cased"), (["-lc"], "lc")):
+            expected = case["runs"][f"multi-bleu/{run}/{name}"]
+            status, out, err = command(capsys, *references, "-i", hypotheses, *flags, *case_flags)
+            if not aligned or expected["rc"] == 255:
+                assert status == 1 and out == "", (run, name)
+            else:
+                assert (status, out) == (0, expected["stdout"]), (run, name)
 
 
 @pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
@@ -106,6 +146,19 @@ def test_each_script_prints_its_line_on_every_wmt17_system(capsys):
             assert command(capsys, reference, "-i", hypotheses, "--preset", "t2t-bleu", *flags) == (0, expected, "")
 
 
+@pytest.mark.slow  # two systems, three pipelines, cased and lowercased
+def test_tokenized_bleu_prints_multi_bleus_line_on_wmt17(capsys):
+    """German: tokenizer.perl -l de (and -a) then multi-bleu.perl, and get_ende_bleu.sh's pipeline."""
+    recorded_runs = recorded("wmt17_multi_bleu.json.gz")["variants"]
+    reference = WMT17 / "newstest2017.ref.de"
+    for system in ("uedin-nmt.4722", "RWTH-nmt-ensemble.4921"):
+        for run in ("tok-l-de", "tok-l-de-a", "t2t-get_ende_bleu"):
+            for case_flags, name in (([], "cased"), (["-lc"], "lc")):
+                expected = recorded_runs[run]["systems"][system][name]["stdout"]
+                argv = (reference, "-i", WMT17 / "systems" / f"{system}.de", *PIPELINES[run], *case_flags)
+                assert command(capsys, *argv) == (0, expected, ""), (system, run, name)
+
+
 @pytest.mark.slow  # every convention on a WMT17 system, about 4 s
 def test_which_bleu_names_each_scripts_number_first(wmt17):
     """uedin-nmt's multi-bleu.perl -lc prints 23.98, which NLTK's arithmetic on lowercased text also
@@ -114,7 +167,8 @@ def test_which_bleu_names_each_scripts_number_first(wmt17):
     same float (multi-bleu-detok.perl's statistics are sacrebleu's on this text)."""
     system = "uedin-nmt.4722"
     hypotheses, reference = wmt17["systems"][system], wmt17["reference"]
-    found = exactbleu.identify(hypotheses, reference, "23.98")
+    # German: tokenizer.perl's pipelines need the language.
+    found = exactbleu.identify(hypotheses, reference, "23.98", language="de")
     assert (found.matches[0].preset, found.matches[0].options) == ("multi-bleu", {"lowercase": True})
     table = found.conventions
     moses = {"multi-bleu": recorded("wmt17_multi_bleu.json.gz")["variants"]["raw"]["systems"][system],
@@ -124,6 +178,11 @@ def test_which_bleu_names_each_scripts_number_first(wmt17):
     printed += [("t2t-bleu", case == "uncased", t2t[case]["t2t_bleu_line"].split("=")[1].strip()) for case in t2t]
     printed += [("t2t-bleu", case == "uncased", f"{t2t[case]['value']:.4f}") for case in t2t]  # bleu_wrapper's float
     assert len(printed) == 8
+    tokenized = recorded("wmt17_multi_bleu.json.gz")["variants"]
+    for preset, run in (("tokenized-bleu", "tok-l-de"), ("t2t-ende", "t2t-get_ende_bleu")):
+        number = tokenized[run]["systems"][system]["cased"]["parsed"]["bleu"]
+        first = next(row for row in table if f"{row.score:.2f}" == number)
+        assert (first.preset, first.options.get("lowercase", False)) == (preset, False), number
     for preset, lowercase, number in printed:
         decimals = len(number.split(".")[1])
         matches = [row for row in table if f"{row.score:.{decimals}f}" == number]

@@ -23,7 +23,7 @@ def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else
     later = {"max_order": 2, "ref_length": "closest", "smooth": True, "smooth_method": "floor", "weights": [0.5, 0.5],
              "n_bootstrap": 10, "sentence_level": True}
     assert {name for name, option in options.OPTIONS.items() if option.stage == "tokenize"} == \
-        {*tokenizing, "lang", "spm_model"}
+        {*tokenizing, "lang", "spm_model", "aggressive_dash_splits"}
     keys = []
     monkeypatch.setattr(cache.ReferenceCache, "get", lambda self, key: keys.append(key))
     monkeypatch.setattr(counting, "_FEW_DOCUMENTS", 0)  # a few segments skip the cache
@@ -39,6 +39,7 @@ def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else
     for name, value in tokenizing.items():
         assert key(**{name: value}) != plain, name
     assert key(tokenizer="moses", lang="de") != key(tokenizer="moses")  # a tokenizer's own setting
+    assert key(tokenizer="moses-perl", aggressive_dash_splits=True) != key(tokenizer="moses-perl")
     for name, value in later.items():
         assert key(**{name: value}) == plain, name
 

@@ -10,6 +10,7 @@ LightEval cannot share this environment: it needs huggingface_hub below 1, and t
 datasets here need 1 or later. nox builds lighteval-env for it (noxfile.py), and LightEval runs
 there, once for all these tests, in a process of its own (in_lighteval.py)."""
 
+import functools
 import json
 import math
 import os
@@ -24,6 +25,7 @@ from sacrebleu.metrics import BLEU
 
 import exactbleu
 from conftest import ROOT, client_python, once_for_the_run
+import oracles
 from oracles import coco_bleu, hf_bleu, nltk_quietly, sacrebleus_standard_error, streams, uneven_corpus
 from pages import PAGES, recipe
 
@@ -75,7 +77,8 @@ def run_in_lighteval(tmp_path_factory):
     corpora = [("zh" if seed % 2 else "", uneven_corpus(1 + seed % 12, seed=1000 + seed))
                for seed in range(PRESET_CORPORA)]
     preset_corpora = {preset: uneven_corpus(30 + number, seed=90 + number)
-                      for number, preset in enumerate(exactbleu.PRESETS) if preset != "lm-eval"}
+                      for number, preset in enumerate(exactbleu.PRESETS)
+                      if preset != "lm-eval" and preset not in oracles.RECORDED_ONLY}
     job = {"scratch": str(scratch), "folder": str(folder), "generations": str(scratch / "generations.json"),
            "model": str(EXAMPLE / "fixed_model.py"), "corpora": corpora, "preset_corpora": preset_corpora}
     (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
@@ -143,7 +146,9 @@ def test_under_every_preset_it_takes_the_corpus_metric_gives_that_presets_number
                     "nltk": lambda: 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in g] for g in references],
                                                        [p.split() for p in predictions]),
                     "lighteval": lambda: sacrebleu.corpus_bleu(predictions, [[g[0] for g in references]]).score,
-                    "coco": lambda: 100 * coco_bleu(predictions, references)}
+                    "coco": lambda: 100 * coco_bleu(predictions, references),
+                    **{script: functools.partial(oracles.script_bleu, script, predictions, references)
+                       for script in oracles.SCRIPT_TOKENIZERS}}
         assert math.isclose(run["every_preset"][preset], expected[preset](), rel_tol=1e-12), preset
 
 

@@ -207,7 +207,7 @@ def test_the_price_counts_every_convention_the_library_scores():
         scored = {(row.signature, row.preset, repr(sorted(row.options.items()))) for row in rows
                   if row.aggregate == "corpus"}
         assert len(scored) == (len(names) * pricing.convention_work(names[0], (2,)).conventions
-                               + sum(pricing.script_work((2,)).values()))
+                               + sum(pricing.script_work((2,), language or None).values()))
 
 
 def test_the_lines_the_docs_say_fit_are_those_the_price_takes():
