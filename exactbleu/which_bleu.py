@@ -187,9 +187,8 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
     # Those every text takes (sacrebleu's own, and NLTK's whitespace split: no package, no language);
     # the language's own; and those that read a model file (SentencePiece's), where it is here. A
     # script's own split is tried as its script runs (``conventions``), not in every combination.
-    scripts = {preset.options["tokenizer"] for preset in PRESETS.values() if preset.script}
     chosen = [name for name, tokenizer in TOKENIZERS.items()
-              if tokenizer.needs is None and not tokenizer.languages and name not in scripts]
+              if tokenizer.needs is None and not tokenizer.languages and not tokenizer.script]
     if language:
         chosen.append(tokenizer_for_language(language))
     chosen += [name for name, tokenizer in TOKENIZERS.items() if tokenizer.available and not tokenizer.missing()]

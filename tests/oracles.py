@@ -123,10 +123,10 @@ def random_corpus(segments, seed, references=1):
 
 # The presets of several references that a peer computes on any corpus of uneven_corpus's: multi-bleu.perl's and
 # multi-bleu-detok.perl's, by sacrebleu's arithmetic unsmoothed on their tokens (sacrebleu's own, on text whose
-# whitespace is ASCII's). t2t-bleu takes one reference, and no peer here runs tokenizer.perl's pipelines: the
-# scripts' recordings hold those (tests/conventions/test_mt_scripts.py).
+# whitespace is ASCII's). t2t-bleu takes one reference, and no peer here runs tokenizer.perl's pipelines or
+# mteval's arithmetic: the scripts' recordings hold those (tests/conventions/test_mt_scripts.py).
 SCRIPT_TOKENIZERS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
-RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende"}
+RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14"}
 
 
 def script_bleu(preset, predictions, references):

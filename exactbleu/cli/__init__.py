@@ -141,7 +141,9 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
     if arguments.confidence and len(systems) > 1:
         raise CommandLineError("-ci is for one system; for several, use a paired test (--paired-bs)")
     if len(systems) == 1:
-        yield single_result(counted(systems[0], references, settings, arguments.quiet), settings, arguments, nrefs)
+        name = names[0].rsplit("/", 1)[-1]
+        yield single_result(counted(systems[0], references, settings, arguments.quiet), settings, arguments, nrefs,
+                            name)
         return
     from .. import ReferenceCache, statistics
 

@@ -18,9 +18,10 @@ from .files import CommandLineError
 PROGRESS_SEGMENTS = 8192
 
 
-def single_result(statistics: Any, settings: Settings, arguments: argparse.Namespace, nrefs: int) -> str:
+def single_result(statistics: Any, settings: Settings, arguments: argparse.Namespace, nrefs: int,
+                  name: str = "System 1") -> str:
     """One system's corpus score; with -ci, sacrebleu's bootstrap mean and half-width; under a
-    script's preset, as text, the line that script prints."""
+    script's preset, as text, the line that script prints (of the system ``name``)."""
     from .. import bootstrap, scored
     from ..compat import BLEUScore
 
@@ -28,7 +29,7 @@ def single_result(statistics: Any, settings: Settings, arguments: argparse.Names
     sums = statistics.sums()
     line = LINES.get(PRESETS[arguments.preset].prints)
     if line is not None and not as_json and not arguments.score_only and not settings.output.n_bootstrap:
-        return line(sums, scored(statistics, settings), settings)
+        return line(sums, scored(statistics, settings), settings, PRESETS[arguments.preset].script, name)
     shown = BLEUScore.of(sums, scored(statistics, settings))
     if settings.output.n_bootstrap:
         shown._mean, shown._ci = bootstrap(statistics, settings).percents()
@@ -36,7 +37,7 @@ def single_result(statistics: Any, settings: Settings, arguments: argparse.Names
     return shown.format(arguments.width, arguments.score_only, sign, as_json)
 
 
-def multi_bleu_line(sums: Any, score: Any, settings: Settings) -> str:
+def multi_bleu_line(sums: Any, score: Any, settings: Settings, script: str, name: str) -> str:
     """The line ``multi-bleu.perl`` and ``multi-bleu-detok.perl`` print (their printf), each
     precision 100 times matches / totals as the scripts divide."""
     length, reference = int(sums.prediction_length), int(sums.reference_length)
@@ -50,7 +51,7 @@ def multi_bleu_line(sums: Any, score: Any, settings: Settings) -> str:
             f"{length / reference:.3f}, hyp_len={length}, ref_len={reference})")
 
 
-def t2t_bleu_line(sums: Any, score: Any, settings: Settings) -> str:
+def t2t_bleu_line(sums: Any, score: Any, settings: Settings, script: str, name: str) -> str:
     """The line ``t2t-bleu`` prints for the settings' case: 100 times ``bleu_wrapper``'s float32, a
     float32 product, as ``%6.2f``."""
     import numpy as np
@@ -59,8 +60,21 @@ def t2t_bleu_line(sums: Any, score: Any, settings: Settings) -> str:
     return f"BLEU_{case} = {float(np.float32(100) * np.float32(score.bleu)):6.2f}"
 
 
+def mteval_line(sums: Any, score: Any, settings: Settings, script: str, name: str) -> str:
+    """The system's line that ``mteval-v13a.pl -b`` and ``mteval-v14.pl -b`` print, named by its
+    file (mteval's SGML names it with a ``sysid``). Moses's v13a prints a length ratio first, when it
+    smooths, and stops where that takes the log of 0 or divides by 0."""
+    if script == "mteval-v13a.pl" and settings.scoring.smooth_method == "mteval" and not (
+            int(sums.prediction_length) and int(sums.reference_length)):
+        raise CommandLineError("the hypotheses or the references hold no words: mteval-v13a.pl stops there (its "
+                               "length ratio line takes the log of 0 or divides by 0); mteval-v14.pl scores them "
+                               "(--preset mteval-v14)")
+    return f'BLEU score = {score.bleu:.4f} for system "{name}"'
+
+
 # The lines of the scripts' presets (``Preset.prints``), as each script prints it.
-LINES: dict[str, Callable[[Any, Any, Settings], str]] = {"multi-bleu": multi_bleu_line, "t2t-bleu": t2t_bleu_line}
+LINES: dict[str, Callable[[Any, Any, Settings, str, str], str]] = {
+    "multi-bleu": multi_bleu_line, "t2t-bleu": t2t_bleu_line, "mteval": mteval_line}
 
 
 def sentence_lines(hypotheses: list[str], references: list[list[str]], settings: Settings,

@@ -36,10 +36,10 @@ from .resolution import (
     resolve_settings_for_language,
 )
 from .signature import SHORT_NAMES, Signature, signature
-from .smoothing import COCO, HF, NLTK, SACREBLEU, SMOOTHING, T2T, Smoothing, smoothing_table
+from .smoothing import COCO, HF, MTEVAL, NLTK, SACREBLEU, SMOOTHING, T2T, Smoothing, smoothing_table
 
-__all__ = ["COCO", "DECLARED", "HF", "NLTK", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS", "SACREBLEU",
-           "SHORT_NAMES", "SMOOTHING", "STAGES", "T2T",
+__all__ = ["COCO", "DECLARED", "HF", "MTEVAL", "NLTK", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS",
+           "SACREBLEU", "SHORT_NAMES", "SMOOTHING", "STAGES", "T2T",
            "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature",
            "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "check_all_references",
            "check_bool", "check_corpus_result", "check_counted_with", "check_int",

@@ -273,6 +273,15 @@ for _preset in (
            "replace-unicode-punctuation.perl, tokenizer.perl -l de and its compound splitting on both sides, then "
            "`multi-bleu.perl`", {"tokenizer": "t2t-ende", "ref_length": "closest", "smooth_method": "none"},
            script="get_ende_bleu.sh", prints="multi-bleu", reads="lines", lowercases=False, language="de"),
+    Preset("mteval-v13a", "NIST's and Moses's `mteval-v13a.pl -b` (5bbd5ca1, 2018-06-23) on the segments' text: "
+           "case-insensitive by A-Z (`-c` is `lowercase=False`), smoothed (`--no-smoothing`: `smooth_method="
+           "\"mteval-no-smoothing\"`; `--international-tokenization`: `tokenizer=\"mteval-intl\"`)",
+           {"tokenizer": "mteval-13a", "lowercase": True, "ref_length": "closest", "smooth_method": "mteval"},
+           script="mteval-v13a.pl", scale=1, prints="mteval", reads="lines"),
+    Preset("mteval-v14", "NIST's `mteval-v14.pl -b` (Moses's copy, 2ea75d91): mteval-v13a's numbers, and 0 where "
+           "v13a stops (hypotheses without a word)",
+           {"tokenizer": "mteval-13a", "lowercase": True, "ref_length": "closest", "smooth_method": "mteval"},
+           script="mteval-v14.pl", scale=1, prints="mteval", reads="lines"),
 ):
     PRESETS.register(_preset)
 

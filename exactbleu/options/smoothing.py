@@ -13,12 +13,12 @@ from typing import NamedTuple
 from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK, COCO, T2T = "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor"
+HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL = "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval"
 
 
 class Smoothing(NamedTuple):
     """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``,
-    ``COCO`` or ``T2T``), the default of its ``smooth_value`` (None: it takes none), what it does, whether
+    ``COCO``, ``T2T`` or ``MTEVAL``), the default of its ``smooth_value`` (None: it takes none), what it does, whether
     sacrebleu's effective order applies to it, the order its statistics count through at least
     (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), and whether NLTK's
     ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product)."""
@@ -54,6 +54,11 @@ for _method in (
     # tensor2tensor's compute_bleu (t2t-bleu), which always smooths.
     Smoothing("tensor2tensor", T2T, None, "tensor2tensor's: the k-th order without a match gets 1 / (2^k total), "
               "an order without n-grams counts 1; the score is a float32", False, weights=False),
+    # mteval-v13a.pl's and mteval-v14.pl's, smoothed by default and under --no-smoothing.
+    Smoothing("mteval", MTEVAL, None, "mteval's: the k-th order without a match gets 1 / (2^k total), an order "
+              "without n-grams counts 1", False, weights=False),
+    Smoothing("mteval-no-smoothing", MTEVAL, None, "mteval's --no-smoothing: an order without a match makes the "
+              "score 0", False, weights=False),
 ):
     SMOOTHING.register(_method)
 

@@ -2,7 +2,8 @@
 one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
 ``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's
 ``corpus_bleu``, ``method0`` to ``method7``), ``arithmetic_coco`` (pycocoevalcap's ``Bleu``,
-COCO captions') and ``arithmetic_t2t`` (tensor2tensor's ``compute_bleu``, t2t-bleu's);
+COCO captions'), ``arithmetic_t2t`` (tensor2tensor's ``compute_bleu``, t2t-bleu's) and
+``arithmetic_mteval`` (NIST's and Moses's mteval scripts');
 ``arithmetic(settings)`` is the one place that chooses. Every function is pure: a
 corpus score is the score of its sums, a sentence score that of one row's, a resample's that of its
 resampled sums. ``significance``, ``explanation`` and ``results`` score through it.
@@ -17,7 +18,7 @@ from numpy.typing import NDArray
 from ..options import Settings
 from ..options.smoothing import arithmetic_of
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
-from . import arithmetic_coco, arithmetic_hf, arithmetic_nltk, arithmetic_sacrebleu, arithmetic_t2t
+from . import arithmetic_coco, arithmetic_hf, arithmetic_mteval, arithmetic_nltk, arithmetic_sacrebleu, arithmetic_t2t
 from .arithmetic_nltk import rows_scored_once
 from .common import Scored, ScoredRows
 
@@ -38,7 +39,7 @@ class Arithmetic(Protocol):
 # Each arithmetic's module, by the name the smoothing declarations give it.
 _ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu,
                                                                          arithmetic_nltk, arithmetic_coco,
-                                                                         arithmetic_t2t)}
+                                                                         arithmetic_t2t, arithmetic_mteval)}
 
 __all__ = [
     "Arithmetic",
@@ -63,7 +64,7 @@ __all__ = [
 def arithmetic(settings: Settings) -> Arithmetic:
     """The one place that chooses the arithmetic from the settings: HF's (no ``smooth_method``),
     or the one the smoothing method belongs to (NLTK's ``method0`` to ``method7``, sacrebleu's
-    four, COCO's ``coco``, tensor2tensor's). Corpus scores, sentence scores, every resample of the
+    four, COCO's ``coco``, tensor2tensor's, mteval's). Corpus scores, sentence scores, every resample of the
     significance tests and the command line all score through it: ``arithmetic(settings).score(sums, settings)``, or
     ``.score_rows(statistics, settings)`` for many rows at once."""
     return _ARITHMETIC[arithmetic_of(settings.scoring.smooth_method)]

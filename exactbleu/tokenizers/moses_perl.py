@@ -231,10 +231,11 @@ TOKENIZERS = (
               "`lowercase` is multi-bleu.perl's `-lc` on its tokens",
               Price(character=0.4e-6, line=6e-6, dear=1.9e-6, dear_characters=NOT_PLAIN_ASCII, tokens=(1, 2)),
               rstrip=False, signature=_moses_perl_name, settings=(LANG, AGGRESSIVE), needs=_NEEDS,
-              lowercase=lowercase_ascii, lowercases_tokens=True),
+              lowercase=lowercase_ascii, lowercases_tokens=True, script="tokenizer.perl"),
     Tokenizer("t2t-ende", lambda settings: tokenize_t2t_ende,
               "tensor2tensor's get_ende_bleu.sh: replace-unicode-punctuation.perl, tokenizer.perl -l de, its compound "
               "splitting (##AT##)",
               Price(character=0.51e-6, line=6.1e-6, dear=3.3e-6, dear_characters=NOT_PLAIN_ASCII, tokens=(1, 2)),
-              rstrip=False, needs=_NEEDS, lowercase=lowercase_ascii, lowercases_tokens=True),
+              rstrip=False, needs=_NEEDS, lowercase=lowercase_ascii, lowercases_tokens=True,
+              script="get_ende_bleu.sh"),
 )

@@ -146,7 +146,8 @@ class Tokenizer:
     (Python's lower, or a Perl script's ``lc``). ``spaced_tokens``: whether its tokens may hold
     characters that Python's split splits on (a no-break space), which the token text escapes.
     ``lowercases_tokens``: lowercasing applies to its tokens, after it (as ``multi-bleu.perl -lc``
-    does on tokenizer.perl's output), not to the text before it."""
+    does on tokenizer.perl's output), not to the text before it. ``script``: the script whose own
+    split it is (its presets run it as the script does; "Which BLEU?" tries it only so)."""
 
     name: str
     segmenter: Callable[[TokenizerSettings], Segmenter]
@@ -164,6 +165,7 @@ class Tokenizer:
     lowercase: Callable[[str], str] = str.lower
     spaced_tokens: bool = False
     lowercases_tokens: bool = False
+    script: str = ""
 
     def missing(self) -> str:
         """What this tokenizer needs that is not here (a pip command, or a file), or "" when it

@@ -15,10 +15,14 @@ import re
 import string
 import sys
 import unicodedata
+from typing import TYPE_CHECKING
 
 from .registry import NON_ASCII, PUNCTUATION_AND_TENTHS, SYMBOLS, Price, Tokenizer, UncutText, fixed
 from .tokenizer_13a import one_per_line, text_13a, tokenize_13a, uncut_13a
 from .tokenizing import OTHER_SPACES
+
+if TYPE_CHECKING:
+    import regex
 
 # str.split() splits on these, a Perl byte string's split does not.
 _NOT_ASCII_SPACE = re.compile("[\x1c-\x1f" + OTHER_SPACES + "]")
@@ -69,6 +73,11 @@ def tokenize_13a_perl(line: str) -> list[str]:
     return [token.translate(home) for token in tokenize_13a(line.translate(there))]
 
 
+def perl_lc(text: str) -> str:
+    """Perl's ``lc`` on a character string: Unicode's full lowercasing, with no final sigma."""
+    return (text.replace("Σ", "σ") if "Σ" in text else text).lower()
+
+
 def lowercase_perl(text: str) -> str:
     """Perl's ``lc`` on a character string: Unicode's full lowercasing, with no final sigma.
 
@@ -76,7 +85,7 @@ def lowercase_perl(text: str) -> str:
     and its tokenizing deletes ``<skipped>`` and reads four entities in lower case only: a text
     whose lowercasing makes one of those (``<SKIPPED>``, ``&QUOT;``) counts differently on each
     side, so it is refused rather than counted as one side would."""
-    lowered = (text.replace("Σ", "σ") if "Σ" in text else text).lower()
+    lowered = perl_lc(text)
     if "&" in lowered or "<" in lowered:
         made = len(_CASE_SENSITIVE.findall(lowered)) - len(_CASE_SENSITIVE.findall(text))
         if made:
@@ -95,6 +104,49 @@ def text_13a_perl(lines: list[str]) -> str | None:
 def uncut_13a_perl(lines: list[str]) -> UncutText | None:
     """13a's text for the counting engine to cut, where no line holds U+001C to U+001F."""
     return None if any(map(_UNIT_SEPARATORS.search, lines)) else uncut_13a(lines)
+
+
+# mteval reads a document's text with every run of Perl's whitespace made one space.
+_PERL_SPACES = re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+_INTL_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&apos;", "'"))
+
+
+def tokenize_mteval(line: str) -> list[str]:
+    """mteval-v13a.pl's and mteval-v14.pl's tokens of a segment (``tokenization``): its whitespace
+    squeezed, then 13a; their A to Z lowercasing comes after the entities, on the tokens."""
+    return tokenize_13a_perl(_PERL_SPACES.sub(" ", line))
+
+
+def mteval_text(lines: list[str]) -> str | None:
+    """mteval's token text of lines that hold no line break of their own: 13a-perl's, whose tokens
+    squeezing the whitespace first changes only where a line break follows a hyphen."""
+    return text_13a_perl(lines)
+
+
+@functools.cache
+def _international_rules() -> tuple[tuple["regex.Pattern[str]", str], ...]:
+    import regex
+
+    return ((regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "), (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "), (regex.compile(r"\p{Z}+"), " "))
+
+
+def tokenize_mteval_international(line: str) -> list[str]:
+    """mteval's ``--international-tokenization`` (``tokenization_international``): its whitespace
+    squeezed, <skipped> deleted, five entities read (``&apos;`` too), Unicode punctuation split off
+    unless a number stands on both sides, symbols always; then split at Perl's whitespace."""
+    line = _PERL_SPACES.sub(" ", line).replace("<skipped>", "")
+    if "&" in line:
+        for entity, character in _INTL_ENTITIES:
+            line = line.replace(entity, character)
+    for pattern, replacement in _international_rules():
+        line = pattern.sub(replacement, line)
+    return tokenize_13a_perl_words(line)
+
+
+def tokenize_13a_perl_words(line: str) -> list[str]:
+    """Words between Perl's whitespace (U+001C to U+001F stay inside them)."""
+    return [word for word in _PERL_SPACES.split(line) if word]
 
 
 # Every punctuation mark and symbol is below U+20000: planes 2 and 3 hold ideographs, 14 tags and
@@ -165,16 +217,29 @@ TOKENIZERS = (
     Tokenizer("ascii-whitespace", fixed(tokenize_ascii_whitespace),
               "multi-bleu.perl's: words between ASCII whitespace (it reads bytes); its `lowercase` lowercases A-Z only",
               Price(character=0.045e-6, line=1.3e-6, dear=0.23e-6, dear_characters=NON_ASCII, tokens=(1, 0)),
-              rstrip=False, token_text=ascii_whitespace_text, lowercase=lowercase_ascii, spaced_tokens=True),
+              rstrip=False, token_text=ascii_whitespace_text, lowercase=lowercase_ascii, spaced_tokens=True,
+              script="multi-bleu.perl"),
     Tokenizer("13a-perl", fixed(tokenize_13a_perl),
               "multi-bleu-detok.perl's: 13a in Perl's Unicode (U+001C-001F stay in their words); its `lowercase` "
               "is Perl's `lc`, without a final sigma",
               Price(character=0.05e-6, line=0.97e-6, dear=1.6e-6, dear_characters=PUNCTUATION_AND_TENTHS,
                     tokens=(1, 2)),
               rstrip=False, token_text=text_13a_perl, uncut_text=uncut_13a_perl, lowercase=lowercase_perl,
-              spaced_tokens=True),
+              spaced_tokens=True, script="multi-bleu-detok.perl"),
     Tokenizer("t2t", fixed(tokenize_t2t),
               "tensor2tensor's `bleu_tokenize` (t2t-bleu): Unicode punctuation and symbols split off, but never a "
               "backslash", Price(character=0.24e-6, line=6.1e-6, dear=3.3e-6, dear_characters=SYMBOLS, tokens=(1, 2)),
-              rstrip=False),
+              rstrip=False, script="t2t-bleu"),
+    Tokenizer("mteval-13a", fixed(tokenize_mteval),
+              "mteval-v13a.pl's and mteval-v14.pl's: 13a in Perl's Unicode; its `lowercase` is theirs, A-Z on the "
+              "tokens (their default; `-c` is `lowercase=False`)",
+              Price(character=0.05e-6, line=1.3e-6, dear=1.6e-6, dear_characters=PUNCTUATION_AND_TENTHS,
+                    tokens=(1, 2)),
+              rstrip=False, token_text=mteval_text, lowercase=lowercase_ascii, lowercases_tokens=True,
+              spaced_tokens=True, script="mteval"),
+    Tokenizer("mteval-intl", fixed(tokenize_mteval_international),
+              "mteval's --international-tokenization: Unicode punctuation and symbols split off, entities read; its "
+              "`lowercase` is Perl's `lc`, on the tokens",
+              Price(character=1.05e-6, line=8.5e-6, dear=0.96e-6, dear_characters=SYMBOLS, tokens=(1, 2)),
+              rstrip=False, lowercase=perl_lc, lowercases_tokens=True, spaced_tokens=True, script="mteval"),
 )

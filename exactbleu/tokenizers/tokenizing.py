@@ -119,6 +119,8 @@ def token_text(segments: list[str], tokenize: Tokenizing) -> str:
     direct = TOKENIZERS[tokenize.tokenizer].token_text if isinstance(tokenize.tokenizer, str) else None
     text = direct(_normalized(segments, tokenize)) if direct else None
     if text is not None:
+        if tokenize.lowercase and _lowercases_tokens(tokenize):  # its tokens, lowercased
+            return TOKENIZERS[str(tokenize.tokenizer)].lowercase(text)
         return text
     tokens = list(map(make_tokenizer(tokenize), segments))
     if callable(tokenize.tokenizer) or TOKENIZERS[tokenize.tokenizer].spaced_tokens:

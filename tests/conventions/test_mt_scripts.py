@@ -10,6 +10,7 @@ provenance (WMT17's 16 systems, and 46 drawn texts of capitals beyond ASCII, com
 import gzip
 import json
 import math
+import re
 
 import pytest
 
@@ -110,6 +111,49 @@ def test_tokenized_bleu_is_tokenizer_perl_then_multi_bleu_on_drawn_texts(case, t
                 assert (status, out) == (0, expected["stdout"]), (run, name)
 
 
+def mteval_options(arguments):
+    """mteval's flags as options of its presets."""
+    options = {"lowercase": False} if "-c" in arguments else {}
+    if "--no-smoothing" in arguments:
+        options["smooth_method"] = "mteval-no-smoothing"
+    if "--international-tokenization" in arguments:
+        options["tokenizer"] = "mteval-intl"
+    if "shortest" in arguments:
+        options["ref_length"] = "shortest"
+    return options
+
+
+def mteval_flags(options):
+    """The same options as the command line's flags."""
+    return ([] if options.get("lowercase", True) else ["--no-lowercase"]) + [
+        flag for name, value in options.items() if name != "lowercase"
+        for flag in ({"smooth_method": "-s", "tokenizer": "-tok", "ref_length": "--ref-length"}[name], value)]
+
+
+@pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
+def test_mteval_prints_its_system_score_and_each_segments_on_drawn_texts(case, tmp_path, capsys):
+    """mteval-v13a.pl, mteval-v14.pl and NIST's v13a on the SGML of the same lines, with -b -d 2 and
+    each flag: the system's line, and every segment's score (``sentence_scores``)."""
+    if any("</seg" in line.lower() for line in [*case["hyp"], *sum(case["refs"], [])]):
+        return  # a text that holds </seg> ends its SGML segment there: mteval read other segments
+    hypotheses, references = written(tmp_path, case)
+    aligned = len({len(case["hyp"]), *map(len, case["refs"])}) == 1
+    groups = [list(group) for group in zip(*case["refs"])]
+    for run, expected in case["runs"].items():
+        found = re.fullmatch(r"mteval-(v13a|v14|nist)/raw/(.*)", run)
+        if not found or " -e " in f" {found[2]} " or not aligned:
+            continue
+        script, options = "mteval-v13a" if found[1] == "v13a" else "mteval-v14", mteval_options(found[2].split())
+        status, out, err = command(capsys, *references, "-i", hypotheses, "--preset", script, *mteval_flags(options))
+        if expected["rc"] != 0:  # v13a stops on hypotheses without a word; without -b, NIST's score divides by 0
+            assert "-b" not in found[2] or status == 1, run
+            continue
+        assert (status, out) == (0, re.search(r'BLEU score = \S+ for system "hyp"\n', expected["stdout"])[0]), run
+        segments = re.findall(r"BLEU score using 4-grams = (\S+) for system", expected["stdout"])
+        scores = exactbleu.sentence_scores(case["hyp"], groups, script, **options)
+        assert [f"{score:.4f}" for score in scores] == segments, run
+
+
 @pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
 def test_t2t_bleu_gives_its_float32_and_prints_its_line_on_drawn_texts(case, tmp_path, capsys):
     hypotheses, references = written(tmp_path, case)
@@ -151,7 +195,8 @@ def test_each_script_prints_its_line_on_every_wmt17_system(wmt17, capsys):
             options = {"lowercase": "-lc" in flags} if flags else {}
             counted = exactbleu.statistics(wmt17["systems"][system], wmt17["reference"], preset, cache=cache, **options)
             settings = exactbleu.resolve_settings(preset, **options)
-            printed = LINES[exactbleu.PRESETS[preset].prints](counted.sums(), exactbleu.scored(counted, settings), settings)
+            printed = LINES[exactbleu.PRESETS[preset].prints](counted.sums(), exactbleu.scored(counted, settings),
+                                                              settings, exactbleu.PRESETS[preset].script, system)
             assert printed + "\n" == expected, (system, preset, flags)
 
 
@@ -168,12 +213,24 @@ def test_tokenized_bleu_prints_multi_bleus_line_on_wmt17(capsys):
                 assert command(capsys, *argv) == (0, expected, ""), (system, run, name)
 
 
+@pytest.mark.slow  # one system each way, two others by default
+def test_mteval_prints_its_system_score_on_wmt17(wmt17):
+    variants, cache = recorded("wmt17_mteval.json.gz")["variants"], exactbleu.ReferenceCache()
+    for system in ("uedin-nmt.4722", "SYSTRAN.4847", "online-A.0"):  # the last two hold capital umlauts
+        for variant in variants if system == "uedin-nmt.4722" else variants[:1]:
+            options = mteval_options(variant["args"])
+            counted = exactbleu.statistics(wmt17["systems"][system], wmt17["reference"], "mteval-v14", cache=cache,
+                                           **options)
+            expected = re.search(r"BLEU score = (\S+) for system", variant["systems"][system]["stdout"])[1]
+            assert f"{exactbleu.score(counted, 'mteval-v14', **options)['bleu']:.4f}" == expected, variant["args"]
+
+
 @pytest.mark.slow  # every convention on a WMT17 system, about 4 s
 def test_which_bleu_names_each_scripts_number_first(wmt17):
     """uedin-nmt's multi-bleu.perl -lc prints 23.98, which NLTK's arithmetic on lowercased text also
     rounds to: identify names the script. Then every number the scripts printed for that system, from
-    the same table: the script's convention comes first, or after presets' own numbers that are the
-    same float (multi-bleu-detok.perl's statistics are sacrebleu's on this text)."""
+    the same table: the script's convention comes first, or after other named tools' that give it too
+    (multi-bleu-detok.perl's statistics are sacrebleu's on this text; its -lc, mteval's default)."""
     system = "uedin-nmt.4722"
     hypotheses, reference = wmt17["systems"][system], wmt17["reference"]
     # German: tokenizer.perl's pipelines need the language.
@@ -186,7 +243,11 @@ def test_which_bleu_names_each_scripts_number_first(wmt17):
     t2t = recorded("wmt17_t2t.json.gz")["systems"][system]
     printed += [("t2t-bleu", case == "uncased", t2t[case]["t2t_bleu_line"].split("=")[1].strip()) for case in t2t]
     printed += [("t2t-bleu", case == "uncased", f"{t2t[case]['value']:.4f}") for case in t2t]  # bleu_wrapper's float
-    assert len(printed) == 8
+    mteval = {tuple(variant["args"]): variant["systems"][system]["stdout"]
+              for variant in recorded("wmt17_mteval.json.gz")["variants"] if variant["script"] == "v13a"}
+    printed += [("mteval-v13a", not arguments, re.search(r"BLEU score = (\S+)", mteval[arguments])[1])
+                for arguments in ((), ("-c", "-b"))]
+    assert len(printed) == 10
     tokenized = recorded("wmt17_multi_bleu.json.gz")["variants"]
     for preset, run in (("tokenized-bleu", "tok-l-de"), ("t2t-ende", "t2t-get_ende_bleu")):
         number = tokenized[run]["systems"][system]["cased"]["parsed"]["bleu"]
@@ -195,8 +256,8 @@ def test_which_bleu_names_each_scripts_number_first(wmt17):
     for preset, lowercase, number in printed:
         decimals = len(number.split(".")[1])
         matches = [row for row in table if f"{row.score:.{decimals}f}" == number]
-        script = next(row for row in matches
-                      if row.preset == preset and row.options.get("lowercase", preset == "t2t-bleu") == lowercase)
-        ahead = matches[:matches.index(script)]
-        assert all(row.departures == 0 and row.score == script.score for row in ahead), (number, ahead)
+        default = exactbleu.PRESETS[preset].options.get("lowercase", False)
+        script = next(row for row in matches if row.preset == preset and row.options.get("lowercase", default) == lowercase)
+        ahead = matches[:matches.index(script)]  # only named tools' numbers: presets' own, or scripts'
+        assert all(row.departures == 0 or exactbleu.PRESETS[row.preset].script for row in ahead), (number, ahead)
         assert math.isclose(script.score, float(number), abs_tol=0.5 * 10**-decimals)
