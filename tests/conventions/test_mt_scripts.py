@@ -174,16 +174,24 @@ def test_t2t_bleu_gives_its_float32_and_prints_its_line_on_drawn_texts(case, tmp
         assert exactbleu.score(counted, "t2t-bleu", lowercase=lowercase)["bleu"] == expected["value"], run
 
 
-@pytest.mark.slow  # 16 systems of 3,004 lines, six ways each
-def test_each_script_prints_its_line_on_every_wmt17_system(wmt17, capsys):
-    """Two systems through the command line; every system's line from its statistics, as the
-    command line prints it, with the reference counted once for all (``ReferenceCache``)."""
+# The WMT17 systems where the scripts part from their neighbours: PROMT's no-break spaces (no
+# whitespace to multi-bleu.perl), RWTH's backslashes (never split by t2t), and capital umlauts (A-Z
+# lowercasing against Perl's and Python's). Every system gave every script's number when this was
+# written; the recordings hold all 16.
+SYSTEMS = ["uedin-nmt.4722", "PROMT-Rule-based.4735", "RWTH-nmt-ensemble.4921", "SYSTRAN.4847", "online-A.0",
+           "online-G.0"]
+
+
+@pytest.mark.slow  # 6 systems of 3,004 lines, six ways each
+def test_each_script_prints_its_line_on_wmt17(wmt17, capsys):
+    """Two systems through the command line; the others' lines from their statistics, as the
+    command line prints them, with the reference counted once for all (``ReferenceCache``)."""
     moses = {"multi-bleu": recorded("wmt17_multi_bleu.json.gz")["variants"]["raw"]["systems"],
              "multi-bleu-detok": recorded("wmt17_multi_bleu_detok.json.gz")["systems"]}
     t2t = recorded("wmt17_t2t.json.gz")["systems"]
     reference, cache = WMT17 / "newstest2017.ref.de", exactbleu.ReferenceCache()
     assert sorted(t2t) == sorted(wmt17["systems"]) and len(t2t) == 16
-    for system in t2t:
+    for system in SYSTEMS:
         hypotheses = WMT17 / "systems" / f"{system}.de"
         runs = [(preset, flags, moses[preset][system][run.rsplit("/", 1)[1]]["stdout"]) for run, preset, flags in MOSES]
         runs += [("t2t-bleu", flags, t2t[system][run.rsplit("/", 1)[1]]["t2t_bleu_line"] + "\n")
