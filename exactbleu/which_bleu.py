@@ -200,13 +200,15 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
 
 
 def _scripts(language: str | None, most_references: int) -> list[tuple[Preset, dict[str, object]]]:
-    """The scripts' presets that run on this data, each with its options: tokenizer.perl's need the
-    target language, get_ende_bleu.sh's is German's, t2t-bleu's takes one reference a line."""
+    """The scripts' presets that run on this data, here, each with its options: tokenizer.perl's need
+    the target language (and sacremoses' copy of its prefixes), get_ende_bleu.sh's is German's,
+    t2t-bleu's takes one reference a line."""
     found = []
     for script in PRESETS.values():
         options = dict(script.options)
         if not script.script or (script.language and script.language != language) or (
-                most_references > 1 and options.get("keep_references") == "one"):
+                most_references > 1 and options.get("keep_references") == "one") or (
+                TOKENIZERS[str(options["tokenizer"])].missing()):
             continue
         if any(setting.name == "lang" for setting in TOKENIZERS[str(options["tokenizer"])].settings):
             if language is None:

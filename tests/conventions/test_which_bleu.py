@@ -262,3 +262,14 @@ def test_bad_arguments_are_named(arguments, error, words):
         identify(["a b"], [["a b"]], **arguments)
     with pytest.raises(TypeError, match="takes text"):
         conventions([[1, 2]], [[[1, 2]]])
+
+
+def test_a_script_whose_tokenizer_cannot_run_here_is_left_out(monkeypatch):
+    """tokenizer.perl's pipelines read sacremoses' copy of its prefixes: without sacremoses, "Which
+    BLEU?" in German scores every other convention."""
+    predictions, references = small_corpus(7, 1, False)
+    german = {row.preset for row in conventions(predictions, references, language="de")}
+    assert {"tokenized-bleu", "t2t-ende"} <= german
+    monkeypatch.setattr(exactbleu.Needs, "missing", lambda needs: "pip install sacremoses")
+    without = {row.preset for row in conventions(predictions, references, language="de")}
+    assert without == german - {"tokenized-bleu", "t2t-ende"}
