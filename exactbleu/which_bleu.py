@@ -36,6 +36,7 @@ from .options import (
     Preset,
     Settings,
     TokenizeSettings,
+    arithmetic_of,
     counted_orders,
     counted_with,
     resolve_settings,
@@ -207,10 +208,12 @@ def _scripts(language: str | None, most_references: int) -> list[tuple[Preset, d
     for script in PRESETS.values():
         options = dict(script.options)
         if not script.script or (script.language and script.language != language) or (
-                most_references > 1 and options.get("keep_references") == "one") or (
-                TOKENIZERS[str(options["tokenizer"])].missing()):
+                most_references > 1 and options.get("keep_references") == "one"):
             continue
-        if any(setting.name == "lang" for setting in TOKENIZERS[str(options["tokenizer"])].settings):
+        tokenizer = TOKENIZERS[str(options["tokenizer"])]
+        if tokenizer.missing():
+            continue
+        if any(setting.name == "lang" for setting in tokenizer.settings):
             if language is None:
                 continue
             options["lang"] = language
@@ -303,8 +306,7 @@ def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, objec
     sentence can be scored alone, and the preset is no script's) its mean of sentence scores, each
     on both scales."""
     settings = resolve_settings(preset, None, **options)
-    method = settings.scoring.smooth_method
-    arithmetic = HF if method is None else SMOOTHING[method].arithmetic
+    arithmetic = arithmetic_of(settings.scoring.smooth_method)
     given = _options_over(preset, options)
     statistics = counter(settings)
     kept = list(statistics.references or ())  # the counter's statistics always say how many each has

@@ -36,12 +36,12 @@ from .resolution import (
     resolve_settings_for_language,
 )
 from .signature import SHORT_NAMES, Signature, signature
-from .smoothing import COCO, HF, MTEVAL, NLTK, SACREBLEU, SMOOTHING, T2T, Smoothing, smoothing_table
+from .smoothing import COCO, HF, MTEVAL, NLTK, SACREBLEU, SMOOTHING, T2T, Smoothing, arithmetic_of, smoothing_table
 
 __all__ = ["COCO", "DECLARED", "HF", "MTEVAL", "NLTK", "NONE_IS_A_CHOICE", "OPTIONS", "PRESETS", "REF_LENGTHS",
            "SACREBLEU", "SHORT_NAMES", "SMOOTHING", "STAGES", "T2T",
            "OutputSettings", "Preset", "PresetChoice", "ScoringSettings", "Settings", "Signature",
-           "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "check_all_references",
+           "Smoothing", "StatisticsSettings", "TokenizeSettings", "Weights", "arithmetic_of", "check_all_references",
            "check_bool", "check_corpus_result", "check_counted_with", "check_int",
            "check_no_output_options", "check_number", "check_whole_corpus", "checked_weight_sets",
            "counted_orders", "counted_with", "for_token_ids", "options_table", "presets_table",

@@ -9,12 +9,10 @@ exp(sum / orders + log BP), in one exponential. They print it with four decimals
 
 import math
 
-import numpy as np
-
 from ..options import Settings
 from ..options.smoothing import MTEVAL, methods_of
 from ..sufficient_statistics import Statistics, Sums
-from .common import Scored, ScoredRows
+from .common import Scored, ScoredRows, rows_one_by_one
 
 NAME = MTEVAL
 METHODS = frozenset(methods_of(MTEVAL))
@@ -53,9 +51,4 @@ def score(sums: Sums, settings: Settings) -> Scored:
 
 def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:
     """Each row's score, as ``score`` gives it for that row alone (a segment's, as ``-d 2`` prints)."""
-    scored = [score(sums, settings) for sums in statistics.segments()]
-    orders = settings.statistics.max_order
-    values = np.array([one.value for one in scored], dtype=np.float64)
-    return ScoredRows(values, values.copy(), np.array([one.precisions for one in scored]).reshape(-1, orders),
-                      np.array([one.brevity_penalty for one in scored]), np.array([one.length_ratio for one in scored]),
-                      1)
+    return rows_one_by_one(score, statistics, settings)

@@ -8,11 +8,15 @@ the same order, and takes its logarithms and exponentials from the C library's `
 """
 
 import math
-from collections.abc import Sequence
-from typing import Any, NamedTuple, overload
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from ..options import Settings
+    from ..sufficient_statistics import Statistics, Sums
 
 
 class Scored(NamedTuple):
@@ -99,3 +103,14 @@ def weight_array(weights: Sequence[float], orders: int) -> NDArray[np.float64]:
     """One weight set as an array over ``orders`` orders: a shorter set (one of several, as NLTK
     takes them) weighs the orders past its end 0, as zipping it with the precisions drops them."""
     return np.array(list(weights) + [0.0] * (orders - len(weights)), dtype=np.float64)
+
+
+def rows_one_by_one(score: "Callable[[Sums, Settings], Scored]", statistics: "Statistics",
+                    settings: "Settings") -> ScoredRows:
+    """Each row's score by an arithmetic's one-sum form, a row at a time: equal to it by
+    construction, for arithmetics whose scripts score corpora, so their rows are few."""
+    scored = [score(sums, settings) for sums in statistics.segments()]
+    values = np.array([one.value for one in scored], dtype=np.float64)
+    precisions = np.array([one.precisions for one in scored]).reshape(-1, settings.statistics.max_order)
+    return ScoredRows(values, values.copy(), precisions, np.array([one.brevity_penalty for one in scored]),
+                      np.array([one.length_ratio for one in scored]), 1)

@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING
 from ..registry import Option, install_command
 from .moses import LANG
 from .registry import NOT_PLAIN_ASCII, Needs, Price, Tokenizer, TokenizerSettings
-from .scripts import lowercase_ascii
+from .scripts import PERL_SPACE, lowercase_ascii
 
 if TYPE_CHECKING:
     import regex
 
-# Perl's \s on a character string: Python's whitespace but U+001C to U+001F.
-_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _ALNUM = r"\p{Alphabetic}\p{Nd}"  # Perl's \p{IsAlnum}
 # What the script escapes, in its order (the ampersand first): token for token, a one-to-one change,
 # so BLEU is the same with -no-escape; the compound splitting reads the escaped text.
@@ -35,10 +33,10 @@ def _rules() -> dict[str, "regex.Pattern[str]"]:
     import regex
 
     return {name: regex.compile(pattern, regex.V0) for name, pattern in {
-        "spaces": f"[{_SPACE}]+", "controls": "[\x00-\x1f]", "other": rf"([^{_ALNUM}{_SPACE}.'`,\-])",
-        "other_fi": rf"([^{_ALNUM}{_SPACE}.:'`,\-])", "colon": r"(:)(?=$|[^\p{Ll}])",
-        "other_ca": rf"([^{_ALNUM}{_SPACE}.·'`,\-])", "middot": r"(·)(?=$|[^\p{Ll}])",
-        "glottal": r"(')(?=$|[^\p{Ll}])", "numeric_only": f"(.*)[{_SPACE}]+#NUMERIC_ONLY#",
+        "spaces": f"[{PERL_SPACE}]+", "controls": "[\x00-\x1f]", "other": rf"([^{_ALNUM}{PERL_SPACE}.'`,\-])",
+        "other_fi": rf"([^{_ALNUM}{PERL_SPACE}.:'`,\-])", "colon": r"(:)(?=$|[^\p{Ll}])",
+        "other_ca": rf"([^{_ALNUM}{PERL_SPACE}.·'`,\-])", "middot": r"(·)(?=$|[^\p{Ll}])",
+        "glottal": r"(')(?=$|[^\p{Ll}])", "numeric_only": f"(.*)[{PERL_SPACE}]+#NUMERIC_ONLY#",
         "dash": rf"([{_ALNUM}])\-(?=[{_ALNUM}])", "dots": r"\.(\.+)", "dotmulti": r"DOTMULTI\.([^.])",
         "dotted": "((?:DOT)+)MULTI",
         "comma_after": r"([^\p{N}]),", "comma_before": r",([^\p{N}])", "comma_end": r"(\p{N}),$",

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 _NOT_ASCII_SPACE = re.compile("[\x1c-\x1f" + OTHER_SPACES + "]")
 _ASCII_SPACES = re.compile("[ \t\n\x0b\x0c\r]+")
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-# Perl's \s on a character string splits on all of str.split()'s whitespace but these.
+# Perl's \s on a character string: str.split()'s whitespace but U+001C to U+001F.
+PERL_SPACE = "\t\n\x0b\x0c\r " + OTHER_SPACES
 _UNIT_SEPARATORS = re.compile("[\x1c-\x1f]")
 # What 13a reads in lower case only.
 _CASE_SENSITIVE = re.compile("<skipped>|&quot;|&amp;|&lt;|&gt;")
@@ -107,7 +108,7 @@ def uncut_13a_perl(lines: list[str]) -> UncutText | None:
 
 
 # mteval reads a document's text with every run of Perl's whitespace made one space.
-_PERL_SPACES = re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+_PERL_SPACES = re.compile(f"[{PERL_SPACE}]+")
 _INTL_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&apos;", "'"))
 
 
@@ -115,12 +116,6 @@ def tokenize_mteval(line: str) -> list[str]:
     """mteval-v13a.pl's and mteval-v14.pl's tokens of a segment (``tokenization``): its whitespace
     squeezed, then 13a; their A to Z lowercasing comes after the entities, on the tokens."""
     return tokenize_13a_perl(_PERL_SPACES.sub(" ", line))
-
-
-def mteval_text(lines: list[str]) -> str | None:
-    """mteval's token text of lines that hold no line break of their own: 13a-perl's, whose tokens
-    squeezing the whitespace first changes only where a line break follows a hyphen."""
-    return text_13a_perl(lines)
 
 
 @functools.cache
@@ -235,7 +230,9 @@ TOKENIZERS = (
               "tokens (their default; `-c` is `lowercase=False`)",
               Price(character=0.05e-6, line=1.3e-6, dear=1.6e-6, dear_characters=PUNCTUATION_AND_TENTHS,
                     tokens=(1, 2)),
-              rstrip=False, token_text=mteval_text, lowercase=lowercase_ascii, lowercases_tokens=True,
+              # Its token text is 13a-perl's where no line holds a line break of its own (squeezing the
+              # whitespace first changes a segment's tokens only where a line break follows a hyphen).
+              rstrip=False, token_text=text_13a_perl, lowercase=lowercase_ascii, lowercases_tokens=True,
               spaced_tokens=True, script="mteval"),
     Tokenizer("mteval-intl", fixed(tokenize_mteval_international),
               "mteval's --international-tokenization: Unicode punctuation and symbols split off, entities read; its "
