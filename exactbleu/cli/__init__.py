@@ -28,6 +28,7 @@ from .. import (
 )
 from .conventions import COMMAND, conventions_command
 from .files import CommandLineError, read_references, read_systems
+from .mteval import is_markup, mteval_lines, read_scored
 from .parser import SuggestingParser
 from .presets import COMMAND_DEFAULT, ListPresets
 from .printing import counted, printed, sentence_lines, single_result, systems_lines
@@ -103,6 +104,12 @@ def _sacrebleus_other_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-sh", "--short", action="store_true", help="a short signature")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for sacrebleu's scripts: no colours")
+    parser.add_argument("-d", "--detail", type=int, choices=[1, 2], metavar="N",
+                        help="mteval's -d under its presets, on its SGML or XML files: each document's score (1), and "
+                        "each segment's (2)")
+    parser.add_argument("--source", metavar="SRC",
+                        help="mteval's -s: the source's SGML or XML file, whose documents are scored (default: the "
+                        "first system's)")
     parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
 
 
@@ -122,15 +129,15 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
         arguments.format = "text" if PRESETS[arguments.preset].prints else "json"
     settings = _settings(arguments)
     _check_whole_corpus(settings, arguments)
-    names, systems = read_systems(arguments)
-    references = read_references(arguments, len(systems[0]))
-    for name, lines in zip(names, systems):
-        if len(lines) != len(references):
-            raise CommandLineError(f"{name} has {len(lines)} lines but the references have {len(references)}: "
-                                   "files must align line by line")
+    names, systems, references, documents = _read(arguments, settings)
     if not systems[0]:
         raise CommandLineError("the hypotheses are empty: nothing to score")
     nrefs = len(references[0])
+    mteval = (PRESETS[arguments.preset].prints == "mteval" and arguments.format == "text" and not (
+        arguments.score_only or arguments.sentence_level or arguments.paired or arguments.confidence))
+    if arguments.detail and not (mteval and documents):
+        raise CommandLineError("-d/--detail prints mteval's document and segment lines: give its SGML or XML files "
+                               "under --preset mteval-v13a or mteval-v14, without -b, -sl, -ci or a paired test")
     if arguments.sentence_level:
         if len(systems) > 1 or arguments.paired or arguments.confidence:
             raise CommandLineError("-sl scores one system, without -ci or paired tests")
@@ -140,7 +147,7 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
         raise CommandLineError("a paired test needs a baseline and at least one system: -i BASE SYSTEM [SYSTEM ...]")
     if arguments.confidence and len(systems) > 1:
         raise CommandLineError("-ci is for one system; for several, use a paired test (--paired-bs)")
-    if len(systems) == 1:
+    if len(systems) == 1 and not mteval:
         name = names[0].rsplit("/", 1)[-1]
         yield single_result(counted(systems[0], references, settings, arguments.quiet), settings, arguments, nrefs,
                             name)
@@ -149,7 +156,33 @@ def _run(arguments: argparse.Namespace) -> Iterator[str]:
 
     cache = ReferenceCache()  # the references are counted once for every system
     every = {name: statistics(lines, references, settings, cache=cache) for name, lines in zip(names, systems)}
-    yield from systems_lines(every, arguments, settings, nrefs)
+    if mteval:
+        yield from mteval_lines(every, documents, settings, arguments)
+    else:
+        yield from systems_lines(every, arguments, settings, nrefs)
+
+
+def _read(arguments: argparse.Namespace,
+          settings: Settings) -> tuple[list[str], list[list[str]], list[list[str]], list[tuple[str, list[str]]] | None]:
+    """The systems' names and lines, each line's references, and the documents where mteval's own
+    files give them (under its presets, files named .sgm or .xml)."""
+    markup = PRESETS[arguments.preset].prints == "mteval" and arguments.input and any(
+        map(is_markup, [*arguments.references, *arguments.input]))
+    if arguments.source and not markup:
+        raise CommandLineError("--source is mteval's source file: give it with mteval's SGML or XML files under "
+                               "--preset mteval-v13a or mteval-v14")
+    if markup:
+        read = read_scored(arguments, settings)
+        return list(read.systems), list(read.systems.values()), read.references, read.documents
+    names, systems = read_systems(arguments)
+    references = read_references(arguments, len(systems[0]))
+    for name, lines in zip(names, systems):
+        if len(lines) != len(references):
+            raise CommandLineError(f"{name} has {len(lines)} lines but the references have {len(references)}: "
+                                   "files must align line by line")
+    if PRESETS[arguments.preset].prints == "mteval":  # mteval names a system by its sysid; here, by its file
+        names = [name.rsplit("/", 1)[-1] for name in names]
+    return names, systems, references, None
 
 
 def _checked_count(flag: str, value: int, minimum: int, maximum: int | None = None) -> int:

@@ -60,21 +60,9 @@ def t2t_bleu_line(sums: Any, score: Any, settings: Settings, script: str, name: 
     return f"BLEU_{case} = {float(np.float32(100) * np.float32(score.bleu)):6.2f}"
 
 
-def mteval_line(sums: Any, score: Any, settings: Settings, script: str, name: str) -> str:
-    """The system's line that ``mteval-v13a.pl -b`` and ``mteval-v14.pl -b`` print, named by its
-    file (mteval's SGML names it with a ``sysid``). Moses's v13a prints a length ratio first, when it
-    smooths, and stops where that takes the log of 0 or divides by 0."""
-    if script == "mteval-v13a.pl" and settings.scoring.smooth_method == "mteval" and not (
-            int(sums.prediction_length) and int(sums.reference_length)):
-        raise CommandLineError("the hypotheses or the references hold no words: mteval-v13a.pl stops there (its "
-                               "length ratio line takes the log of 0 or divides by 0); mteval-v14.pl scores them "
-                               "(--preset mteval-v14)")
-    return f'BLEU score = {score.bleu:.4f} for system "{name}"'
-
-
 # The lines of the scripts' presets (``Preset.prints``), as each script prints it.
 LINES: dict[str, Callable[[Any, Any, Settings, str, str], str]] = {
-    "multi-bleu": multi_bleu_line, "t2t-bleu": t2t_bleu_line, "mteval": mteval_line}
+    "multi-bleu": multi_bleu_line, "t2t-bleu": t2t_bleu_line}
 
 
 def sentence_lines(hypotheses: list[str], references: list[list[str]], settings: Settings,

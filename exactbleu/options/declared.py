@@ -205,7 +205,7 @@ class Preset:
     under it takes sacrebleu's effective order (as ``sacrebleu.sentence_bleu`` does) unless told.
     A script's preset names the ``script`` (its ``-lc`` is ``lowercase=True``, which its tokenizer
     lowercases as the script does), the ``scale`` it prints its score on, ``prints``: the name of
-    the line it prints, which the command line prints alike (``cli.printing.LINES``), and
+    the lines it prints, which the command line prints alike (``cli.printing.LINES``, ``cli.mteval``), and
     ``reads``: how the command line reads a file's lines for it: right-stripped as sacrebleu does,
     or as the script does: whole (``"lines"``), each without its last character (``"chop"``, so
     that a last line without a line break loses one), or split at each line break, the empty

@@ -147,7 +147,10 @@ class Tokenizer:
     characters that Python's split splits on (a no-break space), which the token text escapes.
     ``lowercases_tokens``: lowercasing applies to its tokens, after it (as ``multi-bleu.perl -lc``
     does on tokenizer.perl's output), not to the text before it. ``script``: the script whose own
-    split it is (its presets run it as the script does; "Which BLEU?" tries it only so)."""
+    split it is (its presets run it as the script does; "Which BLEU?" tries it only so).
+    ``xml_text(text, script)``: a segment of the script's XML files, whose whitespace the script
+    does not squeeze as this tokenizer does, as the text whose tokens here are the script's (a
+    ValueError saying why where none is); None where the text is read as it is."""
 
     name: str
     segmenter: Callable[[TokenizerSettings], Segmenter]
@@ -166,6 +169,7 @@ class Tokenizer:
     spaced_tokens: bool = False
     lowercases_tokens: bool = False
     script: str = ""
+    xml_text: Callable[[str, str], str] | None = None
 
     def missing(self) -> str:
         """What this tokenizer needs that is not here (a pip command, or a file), or "" when it

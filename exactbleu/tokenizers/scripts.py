@@ -139,6 +139,38 @@ def tokenize_mteval_international(line: str) -> list[str]:
     return tokenize_13a_perl_words(line)
 
 
+# Perl's whitespace outside Unicode's separators (\p{Z}), which the international tokenization keeps.
+_NOT_SEPARATORS = "\t\n\x0b\x0c\r\x85"
+_LEADING_NOT_SEPARATOR = re.compile(f"[{PERL_SPACE.translate(dict.fromkeys(map(ord, _NOT_SEPARATORS)))}]*"
+                                    f"[{_NOT_SEPARATORS}]")
+
+
+def _joined(text: str, hyphenated: str) -> str:
+    """The text with a hyphen at a line's end joined to the next line, after <skipped> is gone, as
+    mteval joins them; a ValueError where joining makes another <skipped>."""
+    if hyphenated not in text:
+        return text
+    text = text.replace("<skipped>", "").replace(hyphenated, "")
+    if "<skipped>" in text:
+        raise ValueError("joining its lines makes a <skipped>, which mteval keeps")
+    return text
+
+
+def xml_text_mteval(text: str, script: str) -> str:
+    """A segment of mteval's XML, whose whitespace mteval does not squeeze, as the text whose
+    squeezed tokens are its own: 13a joins a hyphen to a line break's next line."""
+    return _joined(text, "-\n")
+
+
+def xml_text_mteval_international(text: str, script: str) -> str:
+    """The same for its international tokenization: Moses's v13a joins a hyphen to the next line
+    after U+2028; a tab or line break that starts a segment is an empty word to it."""
+    if _LEADING_NOT_SEPARATOR.match(text):
+        raise ValueError("it starts with a tab or a line break, where mteval's international tokenization counts "
+                         "an empty word; exactbleu does not count one")
+    return _joined(text, "-\u2028") if script == "mteval-v13a.pl" else text
+
+
 def tokenize_13a_perl_words(line: str) -> list[str]:
     """Words between Perl's whitespace (U+001C to U+001F stay inside them)."""
     return [word for word in _PERL_SPACES.split(line) if word]
@@ -233,10 +265,11 @@ TOKENIZERS = (
               # Its token text is 13a-perl's where no line holds a line break of its own (squeezing the
               # whitespace first changes a segment's tokens only where a line break follows a hyphen).
               rstrip=False, token_text=text_13a_perl, lowercase=lowercase_ascii, lowercases_tokens=True,
-              spaced_tokens=True, script="mteval"),
+              spaced_tokens=True, script="mteval", xml_text=xml_text_mteval),
     Tokenizer("mteval-intl", fixed(tokenize_mteval_international),
               "mteval's --international-tokenization: Unicode punctuation and symbols split off, entities read; its "
               "`lowercase` is Perl's `lc`, on the tokens",
               Price(character=1.05e-6, line=8.5e-6, dear=0.96e-6, dear_characters=SYMBOLS, tokens=(1, 2)),
-              rstrip=False, lowercase=perl_lc, lowercases_tokens=True, spaced_tokens=True, script="mteval"),
+              rstrip=False, lowercase=perl_lc, lowercases_tokens=True, spaced_tokens=True, script="mteval",
+              xml_text=xml_text_mteval_international),
 )

@@ -1,34 +1,24 @@
 """The BLEU scripts of MT papers as presets: Moses's multi-bleu.perl and multi-bleu-detok.perl,
 tensor2tensor's t2t-bleu, and tokenized BLEU (tokenizer.perl, then multi-bleu.perl; tensor2tensor's
-get_ende_bleu.sh). Each preset prints the script's line digit for digit (t2t: gives its float32)
-from the same statistics, through the command line, on what the scripts printed when run:
+get_ende_bleu.sh); mteval's in test_mteval.py. Each preset prints the script's line digit for digit
+(t2t: gives its float32) from the same statistics, through the command line, on what the scripts
+printed when run:
 tests/data/mt-scripts holds the recordings, the recorder with its commands, and the scripts'
 provenance (WMT17's 16 systems, and 46 drawn texts of capitals beyond ASCII, compounds, entities,
 <skipped>, empty and very long lines, several references). "Which BLEU?" names each script first.
 """
 
-import gzip
-import json
 import math
 import re
 
 import pytest
 
 import exactbleu
-from conftest import ROOT, WMT17
-from exactbleu.cli import main
+from conftest import WMT17
 from exactbleu.cli.printing import LINES
 from exactbleu.tokenizers.moses_perl import tokenize_perl
+from recordings import DRAWN, command, lines_of, recorded, written
 
-RECORDED = ROOT / "tests" / "data" / "mt-scripts"
-
-
-def recorded(name):
-    with gzip.open(RECORDED / name, "rt", encoding="utf-8") as file:
-        return json.load(file)
-
-
-DRAWN = recorded("drawn.json.gz")["cases"]
 # multi-bleu.perl and multi-bleu-detok.perl, each cased and with -lc: the recording's run, the preset, its flags.
 MOSES = [("multi-bleu/raw/cased", "multi-bleu", []), ("multi-bleu/raw/lc", "multi-bleu", ["-lc"]),
          ("multi-bleu-detok/cased", "multi-bleu-detok", []), ("multi-bleu-detok/lc", "multi-bleu-detok", ["-lc"])]
@@ -42,32 +32,6 @@ PIPELINES = {"tok-l-de": ["--preset", "tokenized-bleu", "--lang", "de"],
              "tok-l-de-a": ["--preset", "tokenized-bleu", "--lang", "de", "--aggressive-dash-splits"],
              "tok-l-de-no-escape": ["--preset", "tokenized-bleu", "--lang", "de"],
              "t2t-get_ende_bleu": ["--preset", "t2t-ende"]}
-
-
-def written(folder, case):
-    """The drawn case's files, as the recorder wrote them: the hypothesis, then each reference."""
-    paths = []
-    for name, lines in (("hyp", case["hyp"]), *((f"ref.{n}", ref) for n, ref in enumerate(case["refs"]))):
-        ending = case["trailing_newline"] and not (name == "hyp" and case["hyp_without_final_newline"])
-        path = folder / name
-        path.write_bytes((case["eol"].join(lines) + (case["eol"] if ending else "")).encode("utf-8"))
-        paths.append(str(path))
-    return paths[0], paths[1:]
-
-
-def lines_of(case, side):
-    """A drawn file's lines as a Perl script reads them: each without its line break only."""
-    lines = case["hyp"] if side == "hyp" else case["refs"][int(side.removeprefix("ref."))]
-    ending = case["trailing_newline"] and not (side == "hyp" and case["hyp_without_final_newline"])
-    text = case["eol"].join(lines) + (case["eol"] if ending else "")
-    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
-
-
-def command(capsys, *argv):
-    """The command line's exit status, standard output and standard error."""
-    status = main([str(one) for one in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
@@ -109,49 +73,6 @@ def test_tokenized_bleu_is_tokenizer_perl_then_multi_bleu_on_drawn_texts(case, t
                 assert status == 1 and out == "", (run, name)
             else:
                 assert (status, out) == (0, expected["stdout"]), (run, name)
-
-
-def mteval_options(arguments):
-    """mteval's flags as options of its presets."""
-    options = {"lowercase": False} if "-c" in arguments else {}
-    if "--no-smoothing" in arguments:
-        options["smooth_method"] = "mteval-no-smoothing"
-    if "--international-tokenization" in arguments:
-        options["tokenizer"] = "mteval-intl"
-    if "shortest" in arguments:
-        options["ref_length"] = "shortest"
-    return options
-
-
-def mteval_flags(options):
-    """The same options as the command line's flags."""
-    return ([] if options.get("lowercase", True) else ["--no-lowercase"]) + [
-        flag for name, value in options.items() if name != "lowercase"
-        for flag in ({"smooth_method": "-s", "tokenizer": "-tok", "ref_length": "--ref-length"}[name], value)]
-
-
-@pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
-def test_mteval_prints_its_system_score_and_each_segments_on_drawn_texts(case, tmp_path, capsys):
-    """mteval-v13a.pl, mteval-v14.pl and NIST's v13a on the SGML of the same lines, with -b -d 2 and
-    each flag: the system's line, and every segment's score (``sentence_scores``)."""
-    if any("</seg" in line.lower() for line in [*case["hyp"], *sum(case["refs"], [])]):
-        return  # a text that holds </seg> ends its SGML segment there: mteval read other segments
-    hypotheses, references = written(tmp_path, case)
-    aligned = len({len(case["hyp"]), *map(len, case["refs"])}) == 1
-    groups = [list(group) for group in zip(*case["refs"])]
-    for run, expected in case["runs"].items():
-        found = re.fullmatch(r"mteval-(v13a|v14|nist)/raw/(.*)", run)
-        if not found or " -e " in f" {found[2]} " or not aligned:
-            continue
-        script, options = "mteval-v13a" if found[1] == "v13a" else "mteval-v14", mteval_options(found[2].split())
-        status, out, err = command(capsys, *references, "-i", hypotheses, "--preset", script, *mteval_flags(options))
-        if expected["rc"] != 0:  # v13a stops on hypotheses without a word; without -b, NIST's score divides by 0
-            assert "-b" not in found[2] or status == 1, run
-            continue
-        assert (status, out) == (0, re.search(r'BLEU score = \S+ for system "hyp"\n', expected["stdout"])[0]), run
-        segments = re.findall(r"BLEU score using 4-grams = (\S+) for system", expected["stdout"])
-        scores = exactbleu.sentence_scores(case["hyp"], groups, script, **options)
-        assert [f"{score:.4f}" for score in scores] == segments, run
 
 
 @pytest.mark.parametrize("case", DRAWN, ids=[case["name"] for case in DRAWN])
@@ -219,18 +140,6 @@ def test_tokenized_bleu_prints_multi_bleus_line_on_wmt17(capsys):
                 expected = recorded_runs[run]["systems"][system][name]["stdout"]
                 argv = (reference, "-i", WMT17 / "systems" / f"{system}.de", *PIPELINES[run], *case_flags)
                 assert command(capsys, *argv) == (0, expected, ""), (system, run, name)
-
-
-@pytest.mark.slow  # one system each way, two others by default
-def test_mteval_prints_its_system_score_on_wmt17(wmt17):
-    variants, cache = recorded("wmt17_mteval.json.gz")["variants"], exactbleu.ReferenceCache()
-    for system in ("uedin-nmt.4722", "SYSTRAN.4847", "online-A.0"):  # the last two hold capital umlauts
-        for variant in variants if system == "uedin-nmt.4722" else variants[:1]:
-            options = mteval_options(variant["args"])
-            counted = exactbleu.statistics(wmt17["systems"][system], wmt17["reference"], "mteval-v14", cache=cache,
-                                           **options)
-            expected = re.search(r"BLEU score = (\S+) for system", variant["systems"][system]["stdout"])[1]
-            assert f"{exactbleu.score(counted, 'mteval-v14', **options)['bleu']:.4f}" == expected, variant["args"]
 
 
 @pytest.mark.slow  # every convention on a WMT17 system, about 4 s

@@ -33,7 +33,8 @@ Usage:
         [--data DIR] [--only GROUP[,GROUP...]] [--systems NAME[,NAME...]]
         [--mteval-variants 'SCRIPT:ARGS;...']
 
-GROUPs: multi_bleu, multi_bleu_detok, mteval, t2t (WMT17 systems) and drawn (seeded texts).
+GROUPs: multi_bleu, multi_bleu_detok, mteval, t2t (WMT17 systems), drawn (seeded texts) and
+mteval_files (mteval on its own SGML and XML files, several documents, systems and references).
 Each group writes OUT/<group>.json (WMT17 groups as wmt17_<group>.json). Every result holds the
 command (argv with $SCRIPTS, $WORK, $DATA for the folders; stdin as a path), the return code,
 stdout and stderr whole, and the numbers parsed from them (for mteval's -d 2 on WMT17 the 3004
@@ -833,6 +834,147 @@ def dump(path, obj):
     os.replace(tmp, path)
 
 
+# ----------------------------------------------------------------------------- mteval's own files
+
+# mteval's variants run on its SGML and XML files (the file cases below), each with -b and -d 2.
+MTEVAL_FILE_VARIANTS = [("v13a", ["-b", "-d", "2"]), ("v13a", ["-b", "-d", "1"]),
+                        ("v13a", ["-b", "-d", "2", "-c", "--international-tokenization"]),
+                        ("v13a", ["-b", "-d", "2", "--international-tokenization"]),
+                        ("v13a", ["-b", "-d", "2", "--no-smoothing"]), ("v14", ["-b", "-d", "2"]),
+                        ("v14", ["-b", "-d", "2", "--brevity-penalty", "shortest"]),
+                        ("v14", ["-b", "-d", "2", "--international-tokenization"])]
+
+
+def sgml_set(tag, attributes, documents, upper=False):
+    """One SGML set: documents as (attributes, [(seg attributes, text)]), text as it is."""
+    doc, seg = ("DOC", "SEG") if upper else ("doc", "seg")
+    out = ["<%s %s>" % (tag, attributes)]
+    for doc_attributes, segments in documents:
+        out.append("<%s %s>" % (doc, doc_attributes))
+        out += ["<%s %s>%s</%s>" % (seg, seg_attributes, text, seg) for seg_attributes, text in segments]
+        out.append("</%s>" % doc)
+    return "\n".join(out + ["</%s>" % tag]) + "\n"
+
+
+def mteval_file_cases():
+    """SGML and XML files as WMT's were: several documents, segment ids out of order, several
+    references and systems in one file, a source that names fewer documents, markup in capitals and
+    unquoted attributes, XML with line breaks inside segments; and files mteval refuses."""
+    rng = random.Random(SEED + 7)
+    docs = {"news-b": 3, "news-a": 12, "news-c": 2}
+    text = {(d, i): draw_sentence(rng, 1, 20) for d, n in docs.items() for i in range(1, n + 1)}
+    text[("news-a", 4)] = "Die ÄRZTE &amp; das Σ-Team: <skipped> 3-4 ΟΔΟΣ ÉTÉ."
+    refs = {name: {key: perturb(rng, line) for key, line in text.items()} for name in ("ref1", "ref2")}
+    refs["ref1"] = dict(text)
+    systems = {name: {key: perturb(rng, line) for key, line in text.items()} for name in ("sysB", "sysA")}
+    systems["sysA"][("news-c", 2)] = ""
+
+    def ordered(doc, n):
+        ids = list(range(1, n + 1))
+        rng.shuffle(ids)
+        return ids
+
+    def sgml(tag, head, sets, only=None, upper=False):
+        out = []
+        for name, lines in sets.items():
+            documents = []
+            for doc in sorted(docs, key=lambda d: rng.random()):
+                if only and doc not in only:
+                    continue
+                who = "" if tag.lower() == "srcset" else ' sysid="%s"' % name
+                documents.append(('docid="%s"%s' % (doc, who),
+                                  [('id="%d"' % i, lines[(doc, i)]) for i in ordered(doc, docs[doc])]))
+            out.append(sgml_set(tag, head, documents, upper))
+        return "".join(out)
+
+    src_head = 'setid="t1" srclang="en"'
+    head = 'setid="t1" srclang="en" trglang="de"'
+    cases = []
+    files = {"src.sgm": sgml("srcset", src_head, {"src": text}), "ref.sgm": sgml("refset", head, refs),
+             "tst.sgm": sgml("tstset", head, systems)}
+    cases.append({"name": "documents", "files": files, "ref": "ref.sgm", "src": "src.sgm", "tst": "tst.sgm",
+                  "about": "three documents, segment ids out of order (1 to 12), two references and two systems "
+                           "in one file each"})
+    subset = dict(files, **{"src.sgm": sgml("srcset", src_head, {"src": text}, only={"news-a", "news-c"})})
+    cases.append({"name": "source-subset", "files": subset, "ref": "ref.sgm", "src": "src.sgm", "tst": "tst.sgm",
+                  "about": "the source names two of the three documents: the third is not scored"})
+    marked = {"src.sgm": sgml("SRCSET", 'SETID="t1" SRCLANG="en"', {"src": text}, upper=True),
+              "ref.sgm": re.sub(r'<SEG id="(\d+)">', r"<SEG id=\1>",
+                                sgml("REFSET", 'SetID="t1" SrcLang="en" TrgLang="de"', {"ref1": refs["ref1"]}, upper=True)),
+              "tst.sgm": sgml("TSTSET", 'SETID="t1" SRCLANG="en" TRGLANG="de"', {"sysA": systems["sysA"]},
+                              upper=True).replace("</SEG>", "</seg >").replace("ÄRZTE", "ÄRZTE\n\t\u00a0x")}
+    cases.append({"name": "sgml-markup", "files": marked, "ref": "ref.sgm", "src": "src.sgm", "tst": "tst.sgm",
+                  "about": "tags in capitals, a reference's segment ids unquoted (v13a reads them; v14 stops), "
+                           "line breaks and no-break spaces inside a segment"})
+
+    def xml(tag, head, sets, named, leading=True):
+        out = []
+        for name, lines in sets.items():
+            out.append('<%s %s%s>' % (tag, head, "" if named is None else ' %s="%s"' % (named, name)))
+            for doc in docs:
+                out.append('  <doc docid="%s">' % doc)
+                for i in ordered(doc, docs[doc]):
+                    line = xml_escape(lines[(doc, i)])
+                    if (doc, i) == ("news-a", 1):
+                        line = ("\n      " if leading else "") + line.replace(" ", "-\n", 1) + "\n    "
+                    if (doc, i) == ("news-a", 2):
+                        line = ("\t" if leading else "") + line + "-\u2028x \u2028y"
+                    out.append('    <seg id="%d">%s</seg>' % (i, line))
+                out.append("  </doc>")
+            out.append("</%s>" % tag)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n<mteval>\n' + "\n".join(out) + "\n</mteval>\n"
+
+    xml_files = {"src.xml": xml("srcset", src_head, {"src": text}, None), "ref.xml": xml("refset", head, refs, "refid"),
+                 "tst.xml": xml("tstset", head, systems, "sysid")}
+    cases.append({"name": "xml", "files": xml_files, "ref": "ref.xml", "src": "src.xml", "tst": "tst.xml",
+                  "about": "the same as XML, with line breaks, a hyphen before a line break, a tab at a segment's "
+                           "start and a hyphen before U+2028 inside segments"})
+    inline = {name: xml(*arguments, leading=False) for name, arguments in (
+        ("src.xml", ("srcset", src_head, {"src": text}, None)), ("ref.xml", ("refset", head, refs, "refid")),
+        ("tst.xml", ("tstset", head, systems, "sysid")))}
+    cases.append({"name": "xml-inline", "files": inline, "ref": "ref.xml", "src": "src.xml", "tst": "tst.xml",
+                  "about": "the same XML, but no segment starts with a tab or a line break"})
+    one = {"sysA": systems["sysA"]}
+    broken = {
+        "segment-id-0": sgml("tstset", head, one).replace('<seg id="1">', '<seg id="0">', 1),
+        "missing-document": sgml("tstset", head, one, only={"news-a", "news-b"}),
+        "fewer-segments": re.sub(r'<seg id="2">.*?</seg>\n', "", sgml("tstset", head, one), count=1),
+        "other-setid": sgml("tstset", head.replace("t1", "t2"), one),
+        "document-twice": sgml("tstset", head, one) + sgml("tstset", head, one),
+    }
+    for name, tst in broken.items():
+        cases.append({"name": name, "files": dict(files, **{"tst.sgm": tst}), "ref": "ref.sgm", "src": "src.sgm",
+                      "tst": "tst.sgm", "about": "mteval refuses this test file"})
+    return cases
+
+
+def group_mteval_files(ctx):
+    res = {"about": "mteval-v13a.pl (Moses's) and mteval-v14.pl on their own SGML and XML files, made by "
+                    "mteval_file_cases() of this script and kept here whole (files: name -> text); each run "
+                    "reads $WORK/mteval-files/<case>/<file>. The lines 'MT evaluation scorer began/ended on DATE' "
+                    "and 'command line:' vary from run to run.", "cases": []}
+    for case in mteval_file_cases():
+        folder = os.path.join(ctx.work, "mteval-files", case["name"])
+        os.makedirs(folder, exist_ok=True)
+        for name, content in case["files"].items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(content.encode("utf-8"))
+        case["runs"] = {}
+        variants = MTEVAL_FILE_VARIANTS if case["about"] != "mteval refuses this test file" else MTEVAL_FILE_VARIANTS[:1]
+        for which, args in variants:
+            script = mteval_path(ctx, which)
+            if not have(script):
+                continue
+            r = ctx.run(["perl", script] + args + [
+                "-r", os.path.join(folder, case["ref"]), "-s", os.path.join(folder, case["src"]),
+                "-t", os.path.join(folder, case["tst"])])
+            r["parsed"] = parse_mteval(r["stdout"])
+            case["runs"][variant_key(which, args)] = r
+            print("  mteval files", case["name"], which, " ".join(args), r["rc"], flush=True)
+        res["cases"].append(case)
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scripts")
@@ -871,6 +1013,8 @@ def main():
             dump(os.path.join(out, "wmt17_t2t.json"), group_t2t(ctx, only_systems))
         elif g == "drawn":
             dump(os.path.join(out, "drawn.json"), group_drawn(ctx))
+        elif g == "mteval_files":
+            dump(os.path.join(out, "mteval_files.json"), group_mteval_files(ctx))
         else:
             sys.exit("unknown group " + g)
         print("group %s done in %.0fs" % (g, time.time() - t0), flush=True)
