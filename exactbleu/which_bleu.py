@@ -124,7 +124,7 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
         if tokenizers is None:  # each script as it runs, with its -lc (or t2t's case_sensitive) and without
             for script, options in _scripts(language, max(groups)):
                 for lowercase in (False, True) if script.lowercases else (False,):
-                    rows += _scored(counter, script.name, script.scale, {**options, "lowercase": lowercase})
+                    rows += _scored(counter, script.name, script.scale or 100, {**options, "lowercase": lowercase})
     # The fewest departures first; among as many, what a named tool prints (a preset's own number, or a
     # script's with its flags) before a combination of options that no tool uses.
     return sorted(rows, key=lambda row: (row.departures, row.departures > 0 and not PRESETS[row.preset].script))
@@ -179,15 +179,14 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
         if isinstance(tokenizers, str) or not tokenizers:
             raise TypeError(f"tokenizers must be a list of tokenizer names, got {tokenizers!r:.80}")
         chosen = [TOKENIZERS.choice(name).name for name in tokenizers]
-        for name in chosen:  # a package that is missing is a MissingExtra; a model file, the error below
+        for name in chosen:  # a missing package is a MissingExtra; a model file, the error below
             TOKENIZERS[name].check_installed()
         unavailable = {name: TOKENIZERS[name].missing() for name in chosen if TOKENIZERS[name].missing()}
         if unavailable:
             raise ValueError(f"tokenizers {sorted(unavailable)} cannot run here: {unavailable}")
         return list(dict.fromkeys(chosen))
-    # Those every text takes (sacrebleu's own, and NLTK's whitespace split: no package, no language);
-    # the language's own; and those that read a model file (SentencePiece's), where it is here. A
-    # script's own split is tried as its script runs (``conventions``), not in every combination.
+    # Those every text takes (no package, no language); the language's; those whose model file is here
+    # (SentencePiece's). A script's own split is tried as its script runs, not in every combination.
     chosen = [name for name, tokenizer in TOKENIZERS.items()
               if tokenizer.needs is None and not tokenizer.languages and not tokenizer.script]
     if language:
@@ -261,16 +260,12 @@ class _Counter:
                 settings.statistics, max_order=self.orders, ref_length="closest"))
             self.counted[key] = count(kept.predictions, kept.references, most, counted_with(most)), kept.references
         counts, references = self.counted[key]
-        orders = named.orders
-        length = counts.prediction_length
-        if named.ref_length == "closest":
-            reference = counts.reference_length
-        else:
-            groups = references.groups
+        length, reference, groups = counts.prediction_length, counts.reference_length, references.groups
+        if named.ref_length != "closest":
             assert groups is not None  # references, grouped by prediction
             reference = reference_lengths(references.lengths, starts_of(groups),
                                           np.repeat(np.arange(len(groups)), groups), length, named.ref_length)
-        return Statistics.of_lengths(length, reference, counts.matches[:, :orders], counts.references, named)
+        return Statistics.of_lengths(length, reference, counts.matches[:, :named.orders], counts.references, named)
 
     def scores(self, function: Callable[[Statistics, Settings], Scoring], statistics: Statistics, settings: Settings,
                arithmetic: str) -> Scoring:
@@ -302,9 +297,8 @@ class _Counter:
 
 
 def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, object]) -> list[Convention]:
-    """A convention's rows under a preset that prints on ``scale``: its corpus score and (where each
-    sentence can be scored alone, and the preset is no script's) its mean of sentence scores, each
-    on both scales."""
+    """A convention's rows under a preset on ``scale``: its corpus score and (where each sentence can
+    be scored alone, and the preset is no script's) its mean of sentence scores, on both scales."""
     settings = resolve_settings(preset, None, **options)
     arithmetic = arithmetic_of(settings.scoring.smooth_method)
     given = _options_over(preset, options)
@@ -322,10 +316,18 @@ def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, objec
     made = []
     for aggregate, bleu, percent, used in rows:
         for on, score in ((1, bleu), (100, percent)):
-            departures = len(over) + (aggregate != AGGREGATES[0]) + (on != scale and not script)
-            made.append(Convention(score, named, over, aggregate, on, signature(used, nrefs), departures, arithmetic,
+            name = _on_scale(named, on)
+            own = PRESETS[name].scale or scale
+            departures = len(over) + (aggregate != AGGREGATES[0]) + (on != own and not script)
+            made.append(Convention(score, name, over, aggregate, on, signature(used, nrefs), departures, arithmetic,
                                    percent))
     return [row for row in made if math.isfinite(row.score)]
+
+
+def _on_scale(preset: str, scale: int) -> str:
+    """The preset of this one's options reported on ``scale`` (VLMEvalKit's, nlg-eval's), or this one."""
+    return next((one.name for one in PRESETS.values() if one.options == PRESETS[preset].options and one.scale == scale),
+                preset)
 
 
 def _options_over(preset: str, options: dict[str, object]) -> dict[str, object]:

@@ -137,15 +137,19 @@ def script_bleu(preset, predictions, references):
                                  smooth_method="none").score
 
 
-def coco_bleu(predictions, references):
+def coco_bleu(predictions, references, ptb=True):
     """pycocoevalcap's Bleu_4 (the COCO caption evaluation's) of the corpus, on 0..1, on its PTB tokens
-    (the "ptb" tokenizer's, held to its Java tokenizer in tests/tokenizers/test_ptb.py)."""
+    (the "ptb" tokenizer's, held to its Java tokenizer in tests/tokenizers/test_ptb.py), or with
+    ``ptb=False`` on the text as given (nlg-eval's and VLMEvalKit's)."""
     from pycocoevalcap.bleu.bleu import Bleu
 
     from exactbleu import ptb_tokens
 
-    gts = {number: [" ".join(ptb_tokens(r)) for r in group] for number, group in enumerate(references)}
-    res = {number: [" ".join(ptb_tokens(p))] for number, p in enumerate(predictions)}
+    def tokens(text):
+        return " ".join(ptb_tokens(text)) if ptb else text
+
+    gts = {number: [tokens(r) for r in group] for number, group in enumerate(references)}
+    res = {number: [tokens(p)] for number, p in enumerate(predictions)}
     return Bleu(4).compute_score(gts, res, verbose=0)[0][3]
 
 

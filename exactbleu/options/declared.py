@@ -204,7 +204,8 @@ class Preset:
     """A preset: whose numbers it gives, the options it sets, and whether a per-sentence score
     under it takes sacrebleu's effective order (as ``sacrebleu.sentence_bleu`` does) unless told.
     A script's preset names the ``script`` (its ``-lc`` is ``lowercase=True``, which its tokenizer
-    lowercases as the script does), the ``scale`` it prints its score on, ``prints``: the name of
+    lowercases as the script does), the ``scale`` it prints its score on (None: its arithmetic's; a
+    tool that reports it on another says so), ``prints``: the name of
     the lines it prints, which the command line prints alike (``cli.printing.LINES``, ``cli.mteval``), and
     ``reads``: how the command line reads a file's lines for it: right-stripped as sacrebleu does,
     or as the script does: whole (``"lines"``), each without its last character (``"chop"``, so
@@ -218,7 +219,7 @@ class Preset:
     options: Mapping[str, object]
     sentence_effective_order: bool = False
     script: str = ""
-    scale: int = 100
+    scale: int | None = None
     prints: str = ""
     reads: str = "rstrip"
     lowercases: bool = True
@@ -251,16 +252,27 @@ _COCO = Preset("coco", "pycocoevalcap's `Bleu` (the COCO caption evaluation's `B
                "its PTB tokens, the closest reference length, its own arithmetic",
                {"tokenizer": "ptb", "ref_length": "closest", "smooth_method": "coco"})
 PRESETS.register(_COCO)
+# Harnesses that call pycocoevalcap's Bleu on the captions as given, with no PTB step (nlg-eval
+# strips each line, which changes no word; VLMEvalKit reports Bleu_n times 100).
+for _preset in (
+    Preset("nlg-eval", "nlg-eval's Bleu_4 (Maluuba/nlg-eval, its copy of pycocoevalcap's `Bleu`): the captions as "
+           "given, split at whitespace, with no PTB step; the closest reference length, COCO's arithmetic",
+           {**_COCO.options, "tokenizer": "none"}, scale=1),
+    Preset("vlmevalkit", "VLMEvalKit's caption `Bleu` (its `COCO_Caption_Scorer`): pycocoevalcap's `Bleu` on the "
+           "captions as given, with no PTB step, reported times 100",
+           {**_COCO.options, "tokenizer": "none"}, scale=100),
+):
+    PRESETS.register(_preset)
 # The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
 for _preset in (
     Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "
            "expects): its ASCII whitespace split, no smoothing; `lowercase=True` is its `-lc` (A-Z only)",
            {"tokenizer": "ascii-whitespace", "ref_length": "closest", "smooth_method": "none"},
-           script="multi-bleu.perl", prints="multi-bleu", reads="lines"),
+           script="multi-bleu.perl", scale=100, prints="multi-bleu", reads="lines"),
     Preset("multi-bleu-detok", "Moses's `multi-bleu-detok.perl` (2019-02-27): 13a as Perl reads it, no smoothing; "
            "`lowercase=True` is its `-lc` (Perl's `lc`)",
            {"tokenizer": "13a-perl", "ref_length": "closest", "smooth_method": "none"},
-           script="multi-bleu-detok.perl", prints="multi-bleu", reads="chop"),
+           script="multi-bleu-detok.perl", scale=100, prints="multi-bleu", reads="chop"),
     Preset("t2t-bleu", "tensor2tensor's `t2t-bleu` and `bleu_wrapper` (bleu_hook.py, 2018-08-09): its tokens, "
            "uncased as by default (`lowercase=False` is `case_sensitive=True`), always smoothed, a float32",
            {"tokenizer": "t2t", "lowercase": True, "keep_references": "one", "smooth_method": "tensor2tensor"},
@@ -268,11 +280,13 @@ for _preset in (
     Preset("tokenized-bleu", "the tokenized BLEU of most NMT papers: Moses's `tokenizer.perl -l LANG` (give `lang`; "
            "`-a` is `aggressive_dash_splits`), then `multi-bleu.perl` (`-lc`: `lowercase=True`)",
            {"tokenizer": "moses-perl", "ref_length": "closest", "smooth_method": "none"},
-           script="tokenizer.perl | multi-bleu.perl", prints="multi-bleu", reads="lines"),
+           script="tokenizer.perl | multi-bleu.perl", scale=100, prints="multi-bleu",
+           reads="lines"),
     Preset("t2t-ende", "tensor2tensor's `get_ende_bleu.sh` (the Transformer paper's WMT14 English-German BLEU): "
            "replace-unicode-punctuation.perl, tokenizer.perl -l de and its compound splitting on both sides, then "
            "`multi-bleu.perl`", {"tokenizer": "t2t-ende", "ref_length": "closest", "smooth_method": "none"},
-           script="get_ende_bleu.sh", prints="multi-bleu", reads="lines", lowercases=False, language="de"),
+           script="get_ende_bleu.sh", scale=100, prints="multi-bleu", reads="lines", lowercases=False,
+           language="de"),
     Preset("mteval-v13a", "NIST's and Moses's `mteval-v13a.pl -b` (5bbd5ca1, 2018-06-23) on the segments' text: "
            "case-insensitive by A-Z (`-c` is `lowercase=False`), smoothed (`--no-smoothing`: `smooth_method="
            "\"mteval-no-smoothing\"`; `--international-tokenization`: `tokenizer=\"mteval-intl\"`)",

@@ -40,6 +40,8 @@ CORPORA = [uneven_corpus(size, seed=700 + number) for number, size in enumerate(
 ONE_REFERENCE = sorted(name for name, preset in exactbleu.PRESETS.items()
                        if preset.options.get("keep_references") == "one")
 PRESETS = sorted(set(exactbleu.PRESETS) - RECORDED_ONLY)
+# pycocoevalcap's Bleu: on its PTB tokens, and as nlg-eval and VLMEvalKit call it, on the text.
+COCO = ("coco", "nlg-eval", "vlmevalkit")
 
 
 def convention(preset, predictions, references):
@@ -53,8 +55,8 @@ def convention(preset, predictions, references):
                             [p.split() for p in predictions])
     if preset == "lm-eval":
         return lm_eval_metrics.bleu(list(zip(references, predictions))) / 100
-    if preset == "coco":
-        return coco_scores(predictions, references)[0]
+    if preset in COCO:
+        return coco_scores(predictions, references, preset == "coco")[0]
     if preset in SCRIPT_TOKENIZERS:
         return script_bleu(preset, predictions, references) / 100
     assert preset == "lighteval"
@@ -71,16 +73,16 @@ def sentence_convention(preset, prediction, references):
         return convention("nltk", [prediction], [references])
     if preset == "lighteval":
         return sacrebleu.sentence_bleu(prediction, references[:1]).score / 100
-    if preset == "coco":
-        return coco_scores([prediction], [references])[1][0]
+    if preset in COCO:
+        return coco_scores([prediction], [references], preset == "coco")[1][0]
     if preset in SCRIPT_TOKENIZERS:  # the script on a file of one line
         return convention(preset, [prediction], [references])
     return None  # lm-eval's rule keeps references by the whole corpus
 
 
-def coco_scores(predictions, references):
-    """pycocoevalcap's Bleu_4, of the corpus and of each image, on its PTB tokens."""
-    return coco_bleu(predictions, references), [coco_bleu([p], [r]) for p, r in zip(predictions, references)]
+def coco_scores(predictions, references, ptb):
+    """pycocoevalcap's Bleu_4, of the corpus and of each image, on its PTB tokens or on the text."""
+    return coco_bleu(predictions, references, ptb), [coco_bleu([p], [r], ptb) for p, r in zip(predictions, references)]
 
 
 def same(got, expected):
@@ -112,10 +114,12 @@ def test_the_whole_corpus_faces_give_the_presets_number(preset):
         assert same(exactbleu.score(exactbleu.Statistics.from_dict(stored), preset)["bleu"], expected)
         shuffled = {name: column[::-1] for name, column in stored.items()}
         assert same(exactbleu.score(exactbleu.Statistics.from_dict(shuffled), preset)["bleu"], expected)
+        # A harness that reports its score times 100 (VLMEvalKit's) is named on that scale.
+        scale = exactbleu.PRESETS[preset].scale if not exactbleu.PRESETS[preset].script else None
         found = [row for row in every_convention(corpus)
-                 if row.preset == preset and not row.options and row.aggregate == "corpus" and row.scale == 1]
+                 if row.preset == preset and not row.options and row.aggregate == "corpus" and row.scale == (scale or 1)]
         if preset != "hf":  # "hf" is "default"'s other name: the table names each convention once
-            assert len(found) == 1 and same(found[0].score, expected), preset
+            assert len(found) == 1 and same(found[0].score, expected * (scale or 1)), preset
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -110,3 +110,44 @@ def test_the_restatement_is_pycocoevalcaps_up_to_4_orders():
 def test_what_pycocoevalcaps_arithmetic_has_no_place_for_is_refused(options, words):
     with pytest.raises(ValueError, match=words):
         exactbleu.corpus_bleu(["a b"], [["a b"]], "coco", **options)
+
+
+# Captions as a model writes them, for the harnesses that skip the PTB step: capitals, punctuation
+# stuck to words, tabs and no-break spaces (Python's split splits at both).
+RAW_WORD = st.sampled_from(["A", "dog", "dog.", "runs,", "the", "The", "grass!", "a", "on", "Dog", "\t", "\u00a0"])
+RAW_IMAGES = st.lists(st.tuples(st.lists(RAW_WORD, max_size=9).map(" ".join),
+                                st.lists(st.lists(RAW_WORD, max_size=9).map(" ".join), min_size=1, max_size=5)),
+                      min_size=1, max_size=10)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(images=RAW_IMAGES)
+def test_nlg_eval_and_vlmevalkit_are_pycocoevalcaps_bleu_on_the_captions_as_given(images):
+    """nlg-eval and VLMEvalKit hand pycocoevalcap's Bleu(4) the captions as given (nlg-eval strips
+    them first); VLMEvalKit reports each Bleu_n times 100."""
+    captions, references = [caption for caption, _ in images], [group for _, group in images]
+    score, scores = theirs([(caption.strip(), [one.strip() for one in group]) for caption, group in images], 4)
+    assert theirs(images, 4) == (score, scores)
+    for k in range(1, 5):
+        assert exactbleu.corpus_bleu(captions, references, "nlg-eval", max_order=k)["bleu"] == score[k - 1]
+        assert exactbleu.corpus_bleu(captions, references, "vlmevalkit", max_order=k)["bleu"] * 100 == score[k - 1] * 100
+    assert exactbleu.sentence_scores(captions, references, "nlg-eval").tolist() == scores[3]
+
+
+def test_which_bleu_names_nlg_eval_and_vlmevalkit_by_the_scale_of_their_number():
+    """The same Bleu_4, as nlg-eval prints it (0-1) and as VLMEvalKit reports it (times 100), names
+    each harness among the first, after none but other tools' own numbers (NLTK's corpus_bleu and
+    multi-bleu.perl count these captions alike); the PTB-tokenized number names "coco"."""
+    images = [("A dog runs on the grass.", ["A dog is running on the grass.", "The dog runs on grass!"]),
+              ("Two people ride horses, on a beach", ["Two people riding horses on the beach.", "People ride."]),
+              ("A red car parked near a tree", ["A red car is parked by a tree.", "A car near the tree"]),
+              ("a cat sleeps on a sofa", ["A cat sleeping on the sofa.", "The cat sleeps on a couch."])]
+    captions, references = [caption for caption, _ in images], [group for _, group in images]
+    score = theirs(images, 4)[0][3]
+    for reported, preset, scale in ((f"{score:.4f}", "nlg-eval", 1), (f"{score * 100:.2f}", "vlmevalkit", 100)):
+        matches = exactbleu.identify(captions, references, reported).matches
+        first = next(number for number, row in enumerate(matches) if row.preset == preset)
+        assert (matches[first].options, matches[first].scale) == ({}, scale)
+        assert all(row.departures == 0 for row in matches[:first + 1]), matches[:first + 1]
+    tokenized = exactbleu.corpus_bleu(captions, references, "coco")["bleu"]
+    assert exactbleu.identify(captions, references, f"{tokenized:.4f}").matches[0].preset == "coco"
