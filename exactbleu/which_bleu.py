@@ -6,8 +6,8 @@ lowercasing; the smoothing, and with it the arithmetic (HF's, sacrebleu's or NLT
 length counts; which references are kept; corpus BLEU or the mean of sentence BLEUs; a 0-1 or a 0-100
 scale. Each tokenization is counted once, through the most orders any smoothing reads; every other
 dimension is arithmetic on those counts: fewer orders, the other reference length and the other
-right-strip (where no text ends in a space, so that it changes no token) are the same counts, with
-the settings that name them.
+right-strip (where no text ends in a space) are the same counts, with the settings that name them.
+Token ids are tokens already: every dimension but the tokenizer and the case.
 """
 
 import dataclasses
@@ -39,6 +39,7 @@ from .options import (
     arithmetic_of,
     counted_orders,
     counted_with,
+    for_token_ids,
     resolve_settings,
     signature,
 )
@@ -47,21 +48,18 @@ from .sufficient_statistics import CountedWith, Statistics
 from .tokenizers import TOKENIZERS, tokenizer_for_language
 
 AGGREGATES = ("corpus", "sentence mean")
-# The arithmetics, each with the preset that states it and its scale, and their smoothing choices:
-# HF's smooth flag, sacrebleu's and NLTK's methods as the smoothing registry declares them.
+# The arithmetics, each with the preset that states it and its scale (smoothing: ``_smoothings``).
 ARITHMETICS = {HF: ("default", 1), SACREBLEU: ("sacrebleu", 100), NLTK: ("nltk", 1), COCO: ("coco", 1)}
 Scoring = TypeVar("Scoring")
 _ANY_TOKENIZING = TokenizeSettings()  # scoring never reads how the statistics were tokenized
 
 
 class Convention(NamedTuple):
-    """One way of computing BLEU, and its score on the data: ``score`` on ``scale`` (1 or 100), as
-    ``corpus_bleu(predictions, references, preset, **options)`` gives it, or with ``aggregate`` "sentence
-    mean" the mean of ``sentence_scores(...)``; ``signature`` names its settings; ``departures``
-    counts how far it is from its preset's own number (each option given, a mean of sentences,
-    another scale), which ranks the common conventions first. ``arithmetic`` names the arithmetic
-    that scores it, and ``percent`` is its score on 0..100 (the core's percent rule), whatever
-    ``scale`` it is written on."""
+    """One way of computing BLEU and its ``score`` on ``scale`` (1 or 100), as ``corpus_bleu(predictions,
+    references, preset, **options)`` gives it, or with ``aggregate`` "sentence mean" the mean of
+    ``sentence_scores(...)``; ``departures``: how far it is from its preset's own number (each option
+    given, a mean of sentences, another scale), which ranks common conventions first; ``arithmetic``
+    scores it; ``percent`` is its score on 0..100, whatever its ``scale``."""
 
     score: float
     preset: str
@@ -92,20 +90,21 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
     """Every convention's score on this data, the common conventions first.
 
     Args:
-        predictions, references: text, as ``corpus_bleu`` takes it.
-        language: the target language: it adds the tokenizer sacrebleu chooses for it (zh,
-            ja-mecab, ko-mecab).
-        tokenizers: the tokenizers to try instead of those that apply (``"13a"``, ``"intl"``,
-            ``"char"``, ``"none"``, the language's, and each SentencePiece one whose model is here);
-            ``"moses"`` is one that may be named.
+        predictions, references: text or token ids (lists or arrays), as ``corpus_bleu`` takes them;
+            token ids are tokens already: no tokenizer, case or script applies, every other choice does.
+        language: the target language: it adds sacrebleu's tokenizer for it (zh, ja-mecab, ko-mecab).
+        tokenizers: the tokenizers to try instead of those that apply (``"13a"``, ``"intl"``, ``"char"``,
+            ``"none"``, the language's, each SentencePiece one whose model is here; ``"moses"`` if named).
 
-    Returns:
-        one ``Convention`` per way of computing BLEU: a list to sort and filter.
+    Returns one ``Convention`` per way of computing BLEU: a list to sort and filter.
     """
     corpus = corpus_of(predictions, references)
-    if corpus.kind != "text":
-        raise TypeError("conventions compares tokenizers, so it takes text; token ids are tokenized already")
-    chosen = convention_tokenizers(language, tokenizers)
+    if corpus.kind == "tensor":
+        raise TypeError("conventions takes token ids as lists or arrays on the host, not tensors: pass tensor.tolist()")
+    ids = corpus.kind == "ids"
+    if ids and (language is not None or tokenizers is not None):
+        raise ValueError("the predictions are token ids, which are tokens already: leave out language and tokenizers")
+    chosen = [None] if ids else convention_tokenizers(language, tokenizers)
     counter = _Counter(corpus)
     groups = counter.counts
     keeps = ["all"] + (["first"] if max(groups) > 1 else []) + (["fewest"] if len(set(groups)) > 1 else [])
@@ -115,13 +114,13 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
             preset, scale = ARITHMETICS[arithmetic]
             for smoothing in _smoothings(arithmetic):
                 for tokenizer in chosen:
-                    for lowercase in (False, True):
+                    for lowercase in (False,) if ids else (False, True):
                         for ref_length in REF_LENGTHS:
                             for keep in keeps:
-                                options = {"tokenizer": tokenizer, "lowercase": lowercase, "ref_length": ref_length,
-                                           "keep_references": keep, **smoothing}
+                                tokens = {} if ids else {"tokenizer": tokenizer, "lowercase": lowercase}
+                                options = {**tokens, "ref_length": ref_length, "keep_references": keep, **smoothing}
                                 rows += _scored(counter, preset, scale, options)
-        if tokenizers is None:  # each script as it runs, with its -lc (or t2t's case_sensitive) and without
+        if tokenizers is None and not ids:  # each script as it runs, with its -lc (or t2t's case_sensitive)
             for script, options in _scripts(language, max(groups)):
                 for lowercase in (False, True) if script.lowercases else (False,):
                     rows += _scored(counter, script.name, script.scale or 100, {**options, "lowercase": lowercase})
@@ -135,15 +134,13 @@ def identify(predictions: Sequence[str], references: Sequence[Any], reported: fl
     """The conventions that reproduce a reported score on this data.
 
     Args:
-        reported: the score as written: a string tells its own rounding ("27.3", "0.273",
-            "27.30"); a number is read as its shortest decimal form (27.3 as "27.3").
-        nearest: how many of the closest conventions to give as well, matching or not (what to look
-            at where none matches).
+        reported: the score as written: a string tells its own rounding ("27.3", "0.273", "27.30");
+            a number is read as its shortest decimal form (27.3 as "27.3").
+        nearest: how many of the closest conventions to give as well, matching or not.
         predictions, references, language, tokenizers: as ``conventions`` takes them.
 
-    Returns:
-        ``Identified``: the conventions whose score, rounded to the reported decimals, is the reported
-        number (the common ones first), and the nearest, with how far each is off.
+    Returns ``Identified``: the conventions whose score, rounded to the reported decimals, is the
+    reported number (the common ones first), and the nearest, with how far each is off.
     """
     written, decimals = _written(reported)
     if not isinstance(nearest, int) or isinstance(nearest, bool) or nearest < 0:
@@ -200,9 +197,8 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
 
 
 def _scripts(language: str | None, most_references: int) -> list[tuple[Preset, dict[str, object]]]:
-    """The scripts' presets that run on this data, here, each with its options: tokenizer.perl's need
-    the target language (and sacremoses' copy of its prefixes), get_ende_bleu.sh's is German's,
-    t2t-bleu's takes one reference a line."""
+    """The scripts' presets that run on this data, here, with their options: tokenizer.perl's need the
+    language (and sacremoses' prefixes), get_ende_bleu.sh's is German, t2t-bleu takes one reference."""
     found = []
     for script in PRESETS.values():
         options = dict(script.options)
@@ -233,9 +229,10 @@ class _Counter:
 
     def __init__(self, corpus: Corpus):
         self.corpus = corpus
-        self.texts = [*corpus.predictions, *(reference for group in corpus.references for reference in group)]
+        ids = corpus.kind == "ids"  # tokens already: every tokenizing is this one
+        self.texts = [] if ids else [*corpus.predictions, *(one for group in corpus.references for one in group)]
         self.strip_changes = any(text != text.rstrip() for text in self.texts)
-        self.counts = [len(group) for group in corpus.references]
+        self.counts = corpus.references.groups.tolist() if ids else [len(group) for group in corpus.references]
         self.tokens: dict[Any, Corpus] = {}
         self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
         self.statistics: dict[CountedWith, Statistics] = {}
@@ -286,6 +283,8 @@ class _Counter:
 
     def _token_ids(self, tokenize: Any) -> Corpus:
         """The corpus as token ids under these tokenizing settings, tokenized once."""
+        if self.corpus.kind == "ids":
+            return self.corpus
         if tokenize not in self.tokens:
             tokens = tokens_of_text(self.texts, tokenize)
             size = len(self.corpus.predictions)
@@ -300,6 +299,7 @@ def _scored(counter: _Counter, preset: str, scale: int, options: dict[str, objec
     """A convention's rows under a preset on ``scale``: its corpus score and (where each sentence can
     be scored alone, and the preset is no script's) its mean of sentence scores, on both scales."""
     settings = resolve_settings(preset, None, **options)
+    settings = for_token_ids(settings) if counter.corpus.kind == "ids" else settings
     arithmetic = arithmetic_of(settings.scoring.smooth_method)
     given = _options_over(preset, options)
     statistics = counter(settings)
