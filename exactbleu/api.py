@@ -28,6 +28,7 @@ from .options import (
     Settings,
     check_corpus_result,
     check_int,
+    check_micro,
     check_no_output_options,
     check_whole_corpus,
     counted_orders,
@@ -42,6 +43,7 @@ from .scoring import (
     for_sentences,
     result_of_sums,
     scored_rows_of,
+    scored_statistics,
     scored_sums,
     several_weight_sets,
 )
@@ -147,12 +149,10 @@ def score(statistics: Statistics | NDArray[np.int64] | Sequence[int], preset: Pr
 
 
 def scored(statistics: Statistics | Sums, preset: PresetChoice = "default", **options: Any) -> Scored:
-    """The corpus score of ``statistics`` as its arithmetic states it: ``value`` and
-    ``precisions`` on its own scale (``scale``: 100 for sacrebleu's percent, whose digits these are;
-    else 1), the brevity penalty and the length ratio, with ``bleu`` on 0..1 (one weight set).
-
-    ``statistics`` may also be ``Sums`` made by hand, as sacrebleu's ``compute_bleu`` takes them:
-    its matches and totals are used as given (ints, or floats in sacrebleu's arithmetic)."""
+    """The corpus score of ``statistics`` as its arithmetic states it: ``value`` and ``precisions`` on
+    its own ``scale`` (100 where it states percent, as sacrebleu's; else 1), the brevity penalty and
+    the length ratio, with ``bleu`` on 0..1 (one weight set). ``statistics`` may also be ``Sums`` made
+    by hand, as sacrebleu's ``compute_bleu`` takes them (ints, or floats in sacrebleu's arithmetic)."""
     settings = resolve_settings(preset, **options)
     if several_weight_sets(settings):
         raise ValueError("scored takes one weight set at a time, got several weights")
@@ -163,8 +163,9 @@ def scored(statistics: Statistics | Sums, preset: PresetChoice = "default", **op
                              f"these options count {orders} orders")
         if arithmetic(settings).DENOMINATORS and len(statistics.denominators) != orders:
             raise ValueError(f"NLTK's arithmetic needs the sums' denominators, {orders} of them")
+        check_micro(settings, "scored(Sums)")
         return scored_sums(statistics, settings)
-    return scored_sums(checked_statistics(statistics, settings).sums(), settings)
+    return scored_statistics(checked_statistics(statistics, settings), settings)
 
 
 def scored_rows(statistics: Statistics, preset: PresetChoice = "default", **options: Any) -> ScoredRows:
@@ -184,6 +185,7 @@ def bootstrap(statistics: Statistics, preset: PresetChoice = "default", **option
     arithmetic's own scale (``Estimate.percents()``: on sacrebleu's)."""
     settings = resolve_settings(preset, **options)
     check_whole_corpus(settings, "bootstrap")
+    check_micro(settings, "bootstrap")
     if not settings.output.n_bootstrap:
         raise ValueError("bootstrap needs n_bootstrap, the number of resamples: at least 1")
     if several_weight_sets(settings):
@@ -340,6 +342,7 @@ def _check_test(systems: object, what: str, baseline: str | None, test: str, n_s
         check_int("seed", seed, 0)
     if several_weight_sets(settings):
         raise ValueError(f"{function} takes one weight set at a time, got several weights")
+    check_micro(settings, function)
 
 
 __all__: list[str] = ["HARNESS_PRESET", "HARNESS_RESAMPLES", "SampleScore", "bootstrap", "compare", "corpus_bleu",

@@ -126,7 +126,7 @@ def random_corpus(segments, seed, references=1):
 # whitespace is ASCII's). t2t-bleu takes one reference, and no peer here runs tokenizer.perl's pipelines or
 # mteval's arithmetic: the scripts' recordings hold those (tests/conventions/test_mt_scripts.py).
 SCRIPT_TOKENIZERS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
-RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14"}
+RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14", "codexglue"}
 
 
 def script_bleu(preset, predictions, references):
@@ -237,6 +237,7 @@ VALUES = {
     "smooth_method": st.sampled_from(SMOOTH_METHODS),
     "smooth_value": st.sampled_from([0.0, 0.01, 0.1, 0.5, 1.0, 2.0]),
     "effective_order": st.booleans(),
+    "average": st.sampled_from(["micro", "micro", "macro", "mean"]),
     "sentence_level": st.booleans(),
     "signature": st.booleans(),
     "n_bootstrap": st.sampled_from([0, 3, 10]),

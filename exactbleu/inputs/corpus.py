@@ -8,6 +8,7 @@ import numpy as np
 
 from .groups import starts_of
 from .ids import TokenIds
+from .tensors import is_tensor
 
 Kind = Literal["text", "ids", "tensor"]
 
@@ -69,12 +70,31 @@ def _one_reference_each(corpus: Corpus) -> Corpus:
     """The corpus, where each prediction has one reference (else a ValueError)."""
     if corpus.kind == "text":
         counts = [len(group) for group in corpus.references]
-    else:
+    elif isinstance(corpus.references, TokenIds):
         groups = corpus.references.groups
         counts = [] if groups is None else groups.tolist()
+    else:
+        counts = _tensor_reference_counts(corpus.references)
     several = next((number for number, count in enumerate(counts) if count != 1), None)
     if several is not None:
         raise ValueError(f"keep_references='one' takes one reference a prediction, as t2t-bleu's bleu_wrapper reads "
                          f"one reference file, but prediction {several} has {counts[several]}: give one each, or "
                          f"keep_references='first'")
     return corpus
+
+
+def _tensor_reference_counts(references: Any) -> list[int]:
+    """How many references each prediction has, where tensors hold them: a 2-D tensor holds one
+    each and a 3-D one several (its second dimension); a list holds a tensor of one reference (1-D)
+    or of several (2-D, a row each), or a list of tensors, each prediction's. A form the device's
+    check refuses counts nothing here."""
+    if is_tensor(references):
+        shape = tuple(references.shape)
+        return [1] * shape[0] if len(shape) == 2 else [shape[1]] * shape[0] if len(shape) == 3 else []
+    counts = []
+    for group in references:
+        if is_tensor(group):
+            counts.append(1 if group.dim() == 1 else int(group.size(0)) if group.dim() == 2 else 1)
+        elif isinstance(group, (list, tuple)):
+            counts.append(len(group))
+    return counts

@@ -23,6 +23,7 @@ REF_LENGTHS = ("shortest", "closest")
 # zip cuts every reference stream to the shortest), which depends on the whole corpus; or the "one"
 # each prediction must have (t2t-bleu's), refusing more.
 KEPT_REFERENCES = ("all", "first", "fewest", "one")
+AVERAGES = ("micro", "macro")
 Weights = tuple[float, ...] | tuple[tuple[float, ...], ...]
 TokenizerChoice = str | Callable[[str], Iterable[str]]
 
@@ -94,6 +95,11 @@ class ScoringSettings:
         "score (`sentence_bleu`, `sentence_level`, `explain`, `-sl`) on in the `\"sacrebleu\"` preset, as "
         "sacrebleu's `sentence_bleu` has it, unless given", ("--effective-order",),
         {"action": "store_const", "const": True}, shown_default="by level")
+    average: str = option(
+        "micro", '`"micro"`: BLEU of the corpus, its summed statistics scored once; `"macro"`: the mean of each '
+        'segment\'s per-sentence score, as frameworks that score one example at a time average them (the scores '
+        'added in order, times the arithmetic\'s scale, over their number; ignite\'s names). A macro score needs '
+        'each segment\'s statistics: summed vectors and resamples refuse it', ("--average",), {"choices": AVERAGES})
     sentence_effective_order: bool = False
 
     @property
@@ -263,6 +269,15 @@ for _preset in (
            {**_COCO.options, "tokenizer": "none"}, scale=100),
 ):
     PRESETS.register(_preset)
+# Evaluation frameworks that score an example at a time, each with its own split and arithmetic
+# (versions: docs/frameworks.md).
+_CODEXGLUE = Preset(
+    "codexglue", "CodeXGLUE's code-to-text evaluator (`evaluator.py`, the smoothed BLEU-4 of CodeBERT, GraphCodeBERT, "
+    "CodeT5 and UniXcoder): its split, lowercased; the shortest reference length; add-one smoothing from the "
+    "bigrams on; the mean of each example's score, times 100",
+    {"tokenizer": "codexglue", "ref_length": "shortest", "smooth_method": "codexglue-smooth", "average": "macro"},
+    script="CodeXGLUE evaluator.py", scale=100, lowercases=False)
+PRESETS.register(_CODEXGLUE)
 # The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
 for _preset in (
     Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "

@@ -8,13 +8,14 @@ replaces the earlier one as a whole (see ``_overlay``).
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Optional, cast
+from typing import TYPE_CHECKING, cast
 
 from ..limits import MAX_ORDER, MAX_SAMPLES
 from ..registry import did_you_mean, registry_changes
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers, tokenizer_for_language
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
+    AVERAGES,
     KEPT_REFERENCES,
     NONE_IS_A_CHOICE,
     OPTIONS,
@@ -28,7 +29,6 @@ from .declared import (
     TokenizerChoice,
     TokenizeSettings,
     Weights,
-    stage_of,
 )
 from .smoothing import SMOOTHING
 
@@ -243,8 +243,13 @@ def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, boo
     # given; where effective order does not apply (weights, NLTK's methods), it stays off.
     sentence = effective_order if given is not None else (
         preset.sentence_effective_order and weights is None and (declared is None or declared.effective_order))
+    average = merged.get("average", ScoringSettings.average)
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {list(AVERAGES)}, got {average!r:.80}"
+                         f"{did_you_mean(average, AVERAGES)}")
     return ScoringSettings(weights=weights, smooth=smooth, smooth_method=None if method is None else str(method),
-                           smooth_value=value, effective_order=effective_order, sentence_effective_order=sentence)
+                           smooth_value=value, effective_order=effective_order, average=str(average),
+                           sentence_effective_order=sentence)
 
 
 def _output(merged: Merged, weights: tuple[Weights, bool] | None) -> OutputSettings:
@@ -274,16 +279,6 @@ def for_token_ids(settings: Settings) -> Settings:
     return dataclasses.replace(settings, tokenize=TokenizeSettings(tokenizer=WORDS, rstrip=True))
 
 
-def check_no_output_options(settings: Settings, function: str) -> None:
-    """A ValueError when a function that returns no corpus result is given the options that shape
-    one (``sentence_level``, ``signature``, ``n_bootstrap``, ``bootstrap_seed``): they would be
-    ignored without a word."""
-    given = sorted(name for name in settings.given if name in OPTIONS and stage_of(name) == "output")
-    if given:
-        raise ValueError(f"{function} does not take {given}: they shape corpus_bleu's result, and {function} "
-                         f"returns none")
-
-
 def counted_orders(settings: Settings) -> int:
     """How many n-gram orders the statistics count: max_order, or more where the smoothing method
     reads a higher order (NLTK's method5 and method7 smooth with the 5-gram precision). The score
@@ -305,45 +300,3 @@ def counted_with(settings: Settings) -> "CountedWith":
             signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
             counted_orders(settings), settings.statistics.keep_references)
     return cached  # type: ignore[return-value]  # what was stored under its name
-
-
-def check_all_references(settings: Settings, function: str) -> None:
-    """A ValueError where the settings keep fewer than all references and ``function`` compares texts
-    with each other (Self-BLEU, BLEU matrices), which have no references of their own to keep."""
-    keep = settings.statistics.keep_references
-    if keep != "all":
-        raise ValueError(f"{function} scores texts against each other, which have no references of their own to "
-                         f"keep: keep_references={keep!r} does not apply (a harness preset sets it); use a preset "
-                         f"or keep_references that keeps 'all'")
-
-
-def check_whole_corpus(settings: Settings, what: str) -> None:
-    """A ValueError where the settings keep as many references as the prediction with the fewest
-    has, and ``what`` (a function, or an option) scores less or other than the corpus as a whole:
-    its number would depend on which segments it saw."""
-    if settings.statistics.keep_references == "fewest":
-        raise ValueError(f"{what}: keep_references='fewest' (the \"lm-eval\" preset's) does not apply, since how "
-                         f"many references count depends on the whole corpus, so only a corpus score takes it; use "
-                         f"keep_references='all' or 'first'")
-
-
-def check_corpus_result(settings: Settings) -> None:
-    """A ValueError where a corpus result's per-sentence scores or resamples are asked for under a rule
-    that keeps references by the whole corpus (see ``check_whole_corpus``)."""
-    if settings.output.sentence_level:
-        check_whole_corpus(settings, "sentence_level=True")
-    if settings.output.n_bootstrap:
-        check_whole_corpus(settings, "n_bootstrap")
-
-
-def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> None:
-    """A ValueError unless statistics counted with ``counted`` (None: made by hand) are what these
-    settings count: scoring them under other settings would give a number that no corpus has."""
-    if counted is None:
-        return
-    scoring = counted_with(settings)
-    if counted.settings_alone() != scoring:
-        was, now = counted.settings_alone().difference(scoring)
-        raise ValueError(f"these statistics were counted with {was}, and are scored with {now}: count and score "
-                         f"with the same options (statistics(..., preset, **options), then score(..., preset, "
-                         f"**options))")

@@ -54,6 +54,8 @@ class Signature:
             fields.append(("rstrip", "no"))
         if settings.statistics.keep_references != "all":
             fields.append(("keep", settings.statistics.keep_references))
+        if scoring.average != "micro":
+            fields.append(("avg", scoring.average))
         fields.append(("version", f"exactbleu-{__version__}"))
         self.fields = fields
 

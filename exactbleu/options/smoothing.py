@@ -13,13 +13,14 @@ from typing import NamedTuple
 from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL = "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval"
+HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE = ("HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval",
+                                                      "CodeXGLUE")
 
 
 class Smoothing(NamedTuple):
-    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``,
-    ``COCO``, ``T2T`` or ``MTEVAL``), the default of its ``smooth_value`` (None: it takes none), what it does, whether
-    sacrebleu's effective order applies to it, the order its statistics count through at least
+    """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``, ``COCO``,
+    ``T2T``, ``MTEVAL`` or ``CODEXGLUE``), the default of its ``smooth_value`` (None: it takes none),
+    what it does, whether sacrebleu's effective order applies to it, the order its statistics count through at least
     (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), and whether NLTK's
     ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product)."""
 
@@ -59,6 +60,10 @@ for _method in (
               "without n-grams counts 1", False, weights=False),
     Smoothing("mteval-no-smoothing", MTEVAL, None, "mteval's --no-smoothing: an order without a match makes the "
               "score 0", False, weights=False),
+    # CodeXGLUE's code-to-text evaluator (its smoothed BLEU-4).
+    Smoothing("codexglue-smooth", CODEXGLUE, None, "CodeXGLUE's: adds 1 to matches and totals from order 2 on, "
+              "a unigram precision of 0 counts as `sys.float_info.min`; BP from (r + 1) / (c + 1)", False,
+              weights=False),
 ):
     SMOOTHING.register(_method)
 

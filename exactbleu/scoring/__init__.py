@@ -1,12 +1,13 @@
-"""Scoring: summed statistics become a score, in one of four arithmetics, each a module with its
+"""Scoring: summed statistics become a score, in one of seven arithmetics, each a module with its
 one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
-``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's
-``corpus_bleu``, ``method0`` to ``method7``), ``arithmetic_coco`` (pycocoevalcap's ``Bleu``,
-COCO captions'), ``arithmetic_t2t`` (tensor2tensor's ``compute_bleu``, t2t-bleu's) and
-``arithmetic_mteval`` (NIST's and Moses's mteval scripts');
-``arithmetic(settings)`` is the one place that chooses. Every function is pure: a
-corpus score is the score of its sums, a sentence score that of one row's, a resample's that of its
-resampled sums. ``significance``, ``explanation`` and ``results`` score through it.
+``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's ``corpus_bleu``,
+``method0`` to ``method7``), ``arithmetic_coco`` (pycocoevalcap's ``Bleu``), ``arithmetic_t2t``
+(tensor2tensor's ``compute_bleu``), ``arithmetic_mteval`` (NIST's and Moses's mteval scripts') and
+``arithmetic_codexglue`` (CodeXGLUE's evaluator's); ``arithmetic(settings)`` is the one place that
+chooses. Every function is pure: a corpus score is the score of its sums (or, with
+``average="macro"``, the mean of its rows' scores), a sentence score that of one row's, a
+resample's that of its resampled sums. ``significance``, ``explanation`` and ``results`` score
+through it.
 """
 
 import dataclasses
@@ -18,7 +19,15 @@ from numpy.typing import NDArray
 from ..options import Settings
 from ..options.smoothing import arithmetic_of
 from ..sufficient_statistics import ExpectedRows, Statistics, Sums
-from . import arithmetic_coco, arithmetic_hf, arithmetic_mteval, arithmetic_nltk, arithmetic_sacrebleu, arithmetic_t2t
+from . import (
+    arithmetic_coco,
+    arithmetic_codexglue,
+    arithmetic_hf,
+    arithmetic_mteval,
+    arithmetic_nltk,
+    arithmetic_sacrebleu,
+    arithmetic_t2t,
+)
 from .arithmetic_nltk import rows_scored_once
 from .common import Scored, ScoredRows
 
@@ -39,7 +48,8 @@ class Arithmetic(Protocol):
 # Each arithmetic's module, by the name the smoothing declarations give it.
 _ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu,
                                                                          arithmetic_nltk, arithmetic_coco,
-                                                                         arithmetic_t2t, arithmetic_mteval)}
+                                                                         arithmetic_t2t, arithmetic_mteval,
+                                                                         arithmetic_codexglue)}
 
 __all__ = [
     "Arithmetic",
@@ -49,10 +59,12 @@ __all__ = [
     "expected_scores",
     "first_weight_set",
     "for_sentences",
+    "macro_total",
     "on_percent_scale",
     "result_of_sums",
     "rows_scored_once",
     "scored_rows_of",
+    "scored_statistics",
     "scored_sums",
     "scores_of_rows",
     "several_weight_sets",
@@ -100,6 +112,26 @@ def result_of_sums(sums: Sums, settings: Settings) -> dict[str, object]:
         "translation_length": int(sums.prediction_length),
         "reference_length": int(sums.reference_length),
     }
+
+
+def scored_statistics(statistics: Statistics, settings: Settings) -> Scored:
+    """The corpus score of statistics (one weight set): their sums' (``average="micro"``), or the
+    mean of each segment's per-sentence score (``"macro"``: the scores added in order, times the
+    arithmetic's scale, over their number), with the sums' precisions, brevity penalty and ratio."""
+    summed = scored_sums(statistics.sums(), settings)
+    if settings.scoring.average == "micro":
+        return summed
+    total = macro_total(scores_of_rows(statistics, settings))
+    return summed._replace(bleu=total / len(statistics), value=total * summed.scale / len(statistics))
+
+
+def macro_total(scores: NDArray[np.float64]) -> float:
+    """Sentence scores added one after another, as a framework's loop adds them (not numpy's
+    pairwise sum, whose last bits differ)."""
+    total = 0.0
+    for score in scores.tolist():
+        total += score
+    return total
 
 
 def for_sentences(settings: Settings) -> Settings:

@@ -110,7 +110,8 @@ def rows_one_by_one(score: "Callable[[Sums, Settings], Scored]", statistics: "St
     """Each row's score by an arithmetic's one-sum form, a row at a time: equal to it by
     construction, for arithmetics whose scripts score corpora, so their rows are few."""
     scored = [score(sums, settings) for sums in statistics.segments()]
+    bleu = np.array([one.bleu for one in scored], dtype=np.float64)
     values = np.array([one.value for one in scored], dtype=np.float64)
     precisions = np.array([one.precisions for one in scored]).reshape(-1, settings.statistics.max_order)
-    return ScoredRows(values, values.copy(), precisions, np.array([one.brevity_penalty for one in scored]),
-                      np.array([one.length_ratio for one in scored]), 1)
+    return ScoredRows(bleu, values, precisions, np.array([one.brevity_penalty for one in scored]),
+                      np.array([one.length_ratio for one in scored]), scored[0].scale if scored else 1)

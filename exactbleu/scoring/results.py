@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..options import Settings, Signature, check_counted_with, counted_orders, counted_with
+from ..options import Settings, Signature, check_counted_with, check_micro, counted_orders, counted_with
 from ..sufficient_statistics import Statistics, checked_vector
-from . import result_of_sums, scores_of_rows
+from . import macro_total, result_of_sums, scores_of_rows
 from .significance import bootstrap_interval
 
 Result = dict[str, Any]
@@ -49,6 +49,10 @@ def checked_vector_for(vector: object, settings: Settings) -> NDArray[np.int64]:
 def result_of_statistics(statistics: Statistics, settings: Settings) -> Result:
     """The result dict of a corpus's statistics, with the extra keys the settings ask for."""
     result = result_of_sums(statistics.sums(), settings)
+    if settings.scoring.average == "macro":  # each weight set's mean of sentence scores
+        scores = scores_of_rows(statistics, settings)
+        means = [macro_total(row) / len(statistics) for row in (scores if scores.ndim == 2 else [scores])]
+        result["bleu"] = means if scores.ndim == 2 else means[0]
     if settings.output.sentence_level:
         result["sentence_bleu"] = scores_of_rows(statistics, settings).tolist()
     if settings.output.n_bootstrap:
@@ -66,6 +70,7 @@ def result_of_vector(vector: NDArray[np.int64], settings: Settings) -> Result:
         if asked:
             raise ValueError(f"{key} needs each segment's own statistics, which a summed vector does not hold: score "
                              f"the Statistics that exactbleu.statistics() returns (they add up with + too)")
+    check_micro(settings, "a summed statistics vector")
     result = result_of_sums(Statistics.vector_sums(vector), settings)
     if settings.output.signature:
         result["signature"] = Signature(settings, Statistics.vector_references(vector)).format()

@@ -77,6 +77,12 @@ def agree(expected, got, face):
         assert value == expected[1], face
 
 
+def averaged(preset, options):
+    """Whether the options score a mean of sentence scores (``average="macro"``)."""
+    settings = outcome(lambda: exactbleu.resolve_settings(preset, **options))
+    return settings[0] == "ok" and settings[1].scoring.average == "macro"
+
+
 def agree_or_refuse(expected, got, face):
     """Statistics counted under other options: the score of the options asked for, or an error."""
     if got[0] == "ok":
@@ -227,7 +233,7 @@ def test_every_face_gives_corpus_bleus_number_or_a_clear_error(corpus, preset, o
             metric(counted_preset).statistics(predictions, references, **counted_options), **options)),
             "metric statistics")
         summed = outcome(lambda: exactbleu.score(sum(part.vector() for part in counted()), preset, **summable))
-        if whole:
+        if whole or averaged(preset, summable):  # a mean of sentence scores needs each segment's row too
             assert summed[0] == "error"
         else:
             check(expected_sum, summed, "summed vector")
@@ -303,6 +309,10 @@ def check_per_sentence_faces(predictions, references, preset, options):
     if several:
         return
     other = [segment[0] for segment in references]
+    if averaged(preset, per_corpus):  # the paired tests resample sums, which a mean of sentence scores is not
+        assert outcome(lambda: exactbleu.paired_test({"a": predictions, "b": other}, references, n_samples=3,
+                                                     preset=preset, **per_corpus))[0] == "error"
+        return
     tested = exactbleu.paired_test({"a": predictions, "b": other}, references, n_samples=3, preset=preset,
                                    **per_corpus)
     assert tested["a"]["bleu"] == listed[1]["bleu"]

@@ -146,7 +146,8 @@ def test_under_every_preset_it_takes_the_corpus_metric_gives_that_presets_number
                     "nltk": lambda: 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in g] for g in references],
                                                        [p.split() for p in predictions]),
                     "lighteval": lambda: sacrebleu.corpus_bleu(predictions, [[g[0] for g in references]]).score,
-                    "coco": lambda: 100 * coco_bleu(predictions, references),
+                    **{name: functools.partial(lambda ptb: 100 * coco_bleu(predictions, references, ptb), name == "coco")
+                       for name in ("coco", "nlg-eval", "vlmevalkit")},
                     **{script: functools.partial(oracles.script_bleu, script, predictions, references)
                        for script in oracles.SCRIPT_TOKENIZERS}}
         assert math.isclose(run["every_preset"][preset], expected[preset](), rel_tol=1e-12), preset

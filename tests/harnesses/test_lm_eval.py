@@ -107,8 +107,8 @@ def preset_number(preset, predictions, references):
     if preset == "nltk":
         return 100 * nltk_quietly(nltk_corpus_bleu, [[r.split() for r in group] for group in references],
                                   [p.split() for p in predictions])
-    if preset == "coco":
-        return 100 * coco_bleu(predictions, references)
+    if preset in ("coco", "nlg-eval", "vlmevalkit"):  # pycocoevalcap's Bleu on its PTB tokens, or on the text
+        return 100 * coco_bleu(predictions, references, preset == "coco")
     if preset in SCRIPT_TOKENIZERS:
         return script_bleu(preset, predictions, references)
     assert preset == "lighteval", preset
