@@ -301,7 +301,7 @@ def conventions_job(inputs: PageInputs, reported: str | None, language: str) -> 
     scripts = {name: cost_of(corpus.predictions, corpus.references, name, 5)
                for name in script_work(costs[0].references, language or None)}
     cost = checked_cost(conventions_cost(costs, scripts, len(corpus.predictions), language=language or None),
-                        [*names, *scripts],
+                        list(dict.fromkeys([*names, *scripts])),
                         what="every convention of the texts", advice="ask the command line, `exactbleu conventions`")
     keywords = {"language": language or None}
     if reported is None:

@@ -124,9 +124,11 @@ def random_corpus(segments, seed, references=1):
 # The presets of several references that a peer computes on any corpus of uneven_corpus's: multi-bleu.perl's and
 # multi-bleu-detok.perl's, by sacrebleu's arithmetic unsmoothed on their tokens (sacrebleu's own, on text whose
 # whitespace is ASCII's). t2t-bleu takes one reference, and no peer here runs tokenizer.perl's pipelines or
-# mteval's arithmetic: the scripts' recordings hold those (tests/conventions/test_mt_scripts.py).
+# mteval's arithmetic: the scripts' recordings hold those (tests/conventions/test_mt_scripts.py), as CodeXGLUE's
+# evaluator's hold its preset (test_codexglue.py); pytorch-ignite's, a mean of sentence scores that no harness face
+# resamples, is held to ignite itself in test_ignite.py.
 SCRIPT_TOKENIZERS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
-RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14", "codexglue"}
+RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14", "codexglue", "ignite"}
 
 
 def script_bleu(preset, predictions, references):

@@ -209,11 +209,11 @@ def stage_of(name: str) -> str:
 class Preset:
     """A preset: whose numbers it gives, the options it sets, and whether a per-sentence score
     under it takes sacrebleu's effective order (as ``sacrebleu.sentence_bleu`` does) unless told.
-    A script's preset names the ``script`` (its ``-lc`` is ``lowercase=True``, which its tokenizer
-    lowercases as the script does), the ``scale`` it prints its score on (None: its arithmetic's; a
-    tool that reports it on another says so), ``prints``: the name of
-    the lines it prints, which the command line prints alike (``cli.printing.LINES``, ``cli.mteval``), and
-    ``reads``: how the command line reads a file's lines for it: right-stripped as sacrebleu does,
+    A tool's preset (a script's, or a framework's that "Which BLEU?" tries as it runs) names the
+    ``script`` (its ``-lc`` is ``lowercase=True``, which its tokenizer lowercases as the script
+    does); ``scale``: the scale its number is reported on (None: its arithmetic's); ``prints``:
+    the lines it prints, which the command line prints alike (``cli.printing.LINES``,
+    ``cli.mteval``); ``reads``: how the command line reads a file's lines for it: right-stripped as sacrebleu does,
     or as the script does: whole (``"lines"``), each without its last character (``"chop"``, so
     that a last line without a line break loses one), or split at each line break, the empty
     text after the last one too (``"split"``). ``lowercases``: whether the script has a
@@ -278,6 +278,12 @@ _CODEXGLUE = Preset(
     {"tokenizer": "codexglue", "ref_length": "shortest", "smooth_method": "codexglue-smooth", "average": "macro"},
     script="CodeXGLUE evaluator.py", scale=100, lowercases=False)
 PRESETS.register(_CODEXGLUE)
+PRESETS.register(Preset(
+    "ignite", "pytorch-ignite 0.5.5's `Bleu` on whitespace tokens: the mean of each example's score by default "
+    "(`average=\"micro\"` is its corpus score), unsmoothed (`smooth_method`: `\"ignite-smooth1\"`, "
+    "`\"ignite-nltk-smooth2\"`, `\"ignite-smooth2\"`), the closest reference length",
+    {"tokenizer": "none", "ref_length": "closest", "smooth_method": "ignite-no-smooth", "average": "macro"},
+    script="ignite Bleu", scale=1, lowercases=False))
 # The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
 for _preset in (
     Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "

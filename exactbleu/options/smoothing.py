@@ -13,13 +13,13 @@ from typing import NamedTuple
 from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE = ("HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval",
-                                                      "CodeXGLUE")
+HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE, IGNITE = ("HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor",
+                                                              "mteval", "CodeXGLUE", "ignite")
 
 
 class Smoothing(NamedTuple):
     """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``, ``COCO``,
-    ``T2T``, ``MTEVAL`` or ``CODEXGLUE``), the default of its ``smooth_value`` (None: it takes none),
+    ``T2T``, ``MTEVAL``, ``CODEXGLUE`` or ``IGNITE``), the default of its ``smooth_value`` (None: it takes none),
     what it does, whether sacrebleu's effective order applies to it, the order its statistics count through at least
     (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), and whether NLTK's
     ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product)."""
@@ -64,6 +64,15 @@ for _method in (
     Smoothing("codexglue-smooth", CODEXGLUE, None, "CodeXGLUE's: adds 1 to matches and totals from order 2 on, "
               "a unigram precision of 0 counts as `sys.float_info.min`; BP from (r + 1) / (c + 1)", False,
               weights=False),
+    # pytorch-ignite's Bleu, by its smooth argument's names.
+    Smoothing("ignite-no-smooth", IGNITE, None, "ignite's `no_smooth`: an order without a match makes the score 0",
+              False, weights=False),
+    Smoothing("ignite-smooth1", IGNITE, None, "ignite's `smooth1`: an order without a match gets 0.1 / total", False,
+              weights=False),
+    Smoothing("ignite-nltk-smooth2", IGNITE, None, "ignite's `nltk_smooth2`: adds 1 to matches and totals from order "
+              "2 on, the totals at least 1", False, weights=False),
+    Smoothing("ignite-smooth2", IGNITE, None, "ignite's `smooth2`: adds 1 to matches and totals from order 2 on",
+              False, weights=False),
 ):
     SMOOTHING.register(_method)
 

@@ -71,15 +71,15 @@ def test_the_space_has_every_dimension():
     # 15 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's, COCO's) x 5 tokenizers (13a, intl, char,
     # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales;
     # and the 5 scripts (multi-bleu.perl, multi-bleu-detok.perl, t2t-bleu, mteval v13a and v14), cased and
-    # lowercased, and CodeXGLUE's evaluator (which lowercases always), each as its corpus score on 2 scales.
-    scripts = 5 * 2 * 2 + 2
+    # lowercased, and CodeXGLUE's evaluator and ignite's Bleu as they run, each as its corpus score on 2 scales.
+    scripts = 5 * 2 * 2 + 2 + 2
     assert len(single) == 15 * 5 * 2 * 2 * 2 * 2 + scripts
     uneven = conventions(*small_corpus(5, 3, False))
     # and all, the first or the fewest references: the fewest only as a corpus score.
     # t2t-bleu reads one reference a line, so it has no number here.
     assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2 + scripts - 2 * 2
     assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco", "nlg-eval",
-                                              "vlmevalkit", "codexglue", "multi-bleu", "multi-bleu-detok",
+                                              "vlmevalkit", "codexglue", "ignite", "multi-bleu", "multi-bleu-detok",
                                               "mteval-v13a", "mteval-v14"}
     zh = conventions(predictions, groups, language="zh")
     assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none", "ptb"}
@@ -103,8 +103,8 @@ def test_each_convention_names_its_arithmetic_and_its_score_on_0_to_100():
         on_1, on_100 = (twins[(row.signature, row.arithmetic, row.aggregate, scale)] for scale in (1, 100))
         assert row.percent == on_100.score
         assert math.isclose(on_100.score, 100 * on_1.score, rel_tol=1e-12, abs_tol=1e-300), row
-    # mteval's scripts and CodeXGLUE's too; t2t-bleu's takes one reference
-    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO", "mteval", "CodeXGLUE"}
+    # mteval's scripts, CodeXGLUE's and ignite's too; t2t-bleu's takes one reference
+    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO", "mteval", "CodeXGLUE", "ignite"}
 
 
 def test_the_spaces_plot_draws_a_line_for_each_arithmetic_it_is_given():

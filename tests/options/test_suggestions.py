@@ -14,7 +14,7 @@ PREDICTIONS, REFERENCES = ["the cat sat on the mat"], [["the cat sat on a mat"]]
 OPTIONS_LISTED = ("; the options are ['tokenizer', 'lang', 'spm_model', 'aggressive_dash_splits', 'lowercase', "
                   "'rstrip', 'max_order'")
 PRESETS_LISTED = ("must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', "
-                  "'nlg-eval', 'vlmevalkit', 'codexglue', 'multi-bleu', 'multi-bleu-detok', 't2t-bleu', "
+                  "'nlg-eval', 'vlmevalkit', 'codexglue', 'ignite', 'multi-bleu', 'multi-bleu-detok', 't2t-bleu', "
                   "'tokenized-bleu', 't2t-ende', 'mteval-v13a', 'mteval-v14']")
 TOKENIZERS_LISTED = "tokenizer must be one of ['13a', 'intl', 'zh', 'char', 'none', 'moses', "
 SMOOTHING_LISTED = "smooth_method must be one of ['none', 'floor', 'add-k', 'exp', 'method0', "
