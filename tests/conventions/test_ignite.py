@@ -50,3 +50,14 @@ def test_token_ids_are_ignites_tokens():
     corpus = [(list(map(str, one)), [list(map(str, reference)) for reference in group])
               for one, group in zip(ids, references)]
     assert exactbleu.corpus_bleu(ids, references, "ignite")["bleu"] == ignites(corpus, 4, "no_smooth", "macro")
+
+
+def test_which_bleu_names_ignite_for_its_number():
+    """ignite's default, a mean of unsmoothed sentence scores, is other presets' mean of sentences
+    too: "Which BLEU?" names the tool that reports that number, ignite, first."""
+    corpus = [("the cat sat on the mat today", ["the cat sat on a mat today"]),
+              ("a dog runs in the park", ["a dog is running in the park"]),
+              ("the weather is nice and sunny today", ["the weather is very nice and sunny today"])]
+    reported = f"{ignites([(p.split(), [r.split() for r in group]) for p, group in corpus], 4, 'no_smooth', 'macro'):.4f}"
+    found = exactbleu.identify([p for p, _ in corpus], [group for _, group in corpus], reported)
+    assert (found.matches[0].preset, found.matches[0].options, found.matches[0].departures) == ("ignite", {}, 0)
