@@ -58,6 +58,7 @@ def test_which_bleu_names_ignite_for_its_number():
     corpus = [("the cat sat on the mat today", ["the cat sat on a mat today"]),
               ("a dog runs in the park", ["a dog is running in the park"]),
               ("the weather is nice and sunny today", ["the weather is very nice and sunny today"])]
-    reported = f"{ignites([(p.split(), [r.split() for r in group]) for p, group in corpus], 4, 'no_smooth', 'macro'):.4f}"
+    tokens = [(prediction.split(), [reference.split() for reference in group]) for prediction, group in corpus]
+    reported = f"{ignites(tokens, 4, 'no_smooth', 'macro'):.4f}"
     found = exactbleu.identify([p for p, _ in corpus], [group for _, group in corpus], reported)
     assert (found.matches[0].preset, found.matches[0].options, found.matches[0].departures) == ("ignite", {}, 0)
