@@ -20,6 +20,17 @@ def read_lines(path: str, what: str, encoding: str, reads: str = "rstrip") -> li
     """One segment per line of a file (or of standard input, for "-"), decoded from ``encoding``
     (-e/--encoding), read as the preset's ``reads`` says: right-stripped as sacrebleu reads them,
     or as a script reads them (``Preset.reads``)."""
+    lines = read_text(path, what, encoding).split("\n")
+    if lines[-1] == "" and reads != "split":
+        lines.pop()
+    elif reads == "chop":  # Perl's chop takes the last character of a line, its line break or not
+        lines[-1] = lines[-1][:-1]
+    return lines if reads != "rstrip" else [line.rstrip() for line in lines]
+
+
+def read_text(path: str, what: str, encoding: str) -> str:
+    """A file's text (or standard input's, for "-"), decompressed and decoded from ``encoding``,
+    with one-line errors that name it as ``what``."""
     named = f"{what} on standard input" if path == "-" else f"{what} {path}"
     try:
         if path == "-":
@@ -27,7 +38,7 @@ def read_lines(path: str, what: str, encoding: str, reads: str = "rstrip") -> li
         else:
             with open(path, "rb") as file:
                 data = file.read()
-        text = decompressed(data, named, path).decode(encoding)
+        return decompressed(data, named, path).decode(encoding)
     except FileNotFoundError:
         raise CommandLineError(f"{what} {path}: no such file") from None
     except IsADirectoryError:
@@ -38,12 +49,6 @@ def read_lines(path: str, what: str, encoding: str, reads: str = "rstrip") -> li
         raise CommandLineError(f"--encoding {encoding!r}: no such encoding") from None
     except UnicodeDecodeError as error:
         raise CommandLineError(undecodable(named, encoding, error)) from None
-    lines = text.split("\n")
-    if lines[-1] == "" and reads != "split":
-        lines.pop()
-    elif reads == "chop":  # Perl's chop takes the last character of a line, its line break or not
-        lines[-1] = lines[-1][:-1]
-    return lines if reads != "rstrip" else [line.rstrip() for line in lines]
 
 
 class Compression(NamedTuple):

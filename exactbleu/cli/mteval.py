@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from .. import PRESETS, TOKENIZERS, Settings
-from .files import CommandLineError, decompressed, undecodable
+from .files import CommandLineError, read_text
 
 # mteval's whitespace, Perl's in Unicode strings: Python's but U+001C to U+001F.
 _SPACES = re.compile(r"[^\S\x1c-\x1f]+")
@@ -31,8 +31,8 @@ class Document(NamedTuple):
 
 
 class Sets(NamedTuple):
-    """What mteval's files hold: each set's id and languages, and the documents of each system
-    (for references: of each reference) by name, then by document id."""
+    """What mteval's files hold: each set's id (with the file it is in), and the documents of each
+    system (for references: of each reference) by name, then by document id."""
 
     ids: list[tuple[str, str]]  # (setid, path) of every set read
     documents: dict[str, dict[str, Document]]
@@ -136,14 +136,7 @@ def _merged(paths: list[str], kind: str, reading: tuple[str, str, Any]) -> Sets:
 def _sets(path: str, kind: str, reading: tuple[str, str, Any]) -> Sets:
     """One file's sets: SGML, or XML where the name ends with .xml (as mteval tells them)."""
     encoding, script, tokenizer = reading
-    try:
-        with open(path, "rb") as file:
-            data = decompressed(file.read(), f"{kind} file {path}", path)
-        text = data.decode(encoding)
-    except OSError as error:
-        raise CommandLineError(f"{path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise CommandLineError(undecodable(path, encoding, error)) from None
+    text = read_text(path, {"src": "source", "ref": "references", "tst": "hypotheses"}[kind], encoding)
     if path.lower().endswith(".xml"):
         return _xml_sets(text, path, kind, script, tokenizer)
     return _sgml_sets(text, path, kind, script)
@@ -263,11 +256,12 @@ def mteval_lines(every: dict[str, Any], documents: list[tuple[str, list[str]]] |
                                    "mteval-v14.pl scores them (--preset mteval-v14)")
         if detail:
             yield from _detail_lines(name, counted, documents or [], settings, detail)
+        score = scored(counted, settings)
         if ratio:
             length, reference = int(sums.prediction_length), int(sums.reference_length)
-            penalty = math.log(scored(counted, settings).brevity_penalty)
+            penalty = math.log(score.brevity_penalty)
             yield f"length ratio: {_perl(length / reference)} ({length}/{reference}), penalty (log): {_perl(penalty)}"
-        scores[name] = scored(counted, settings).bleu
+        scores[name] = score.bleu
     for number, (name, bleu) in enumerate(scores.items()):
         if number or detail or ratio:
             yield ""

@@ -49,12 +49,13 @@ def checked_vector_for(vector: object, settings: Settings) -> NDArray[np.int64]:
 def result_of_statistics(statistics: Statistics, settings: Settings) -> Result:
     """The result dict of a corpus's statistics, with the extra keys the settings ask for."""
     result = result_of_sums(statistics.sums(), settings)
-    if settings.scoring.average == "macro":  # each weight set's mean of sentence scores
-        scores = scores_of_rows(statistics, settings)
+    macro = settings.scoring.average == "macro"
+    scores = scores_of_rows(statistics, settings) if macro or settings.output.sentence_level else None
+    if macro and scores is not None:  # each weight set's mean of sentence scores
         means = [macro_total(row) / len(statistics) for row in (scores if scores.ndim == 2 else [scores])]
         result["bleu"] = means if scores.ndim == 2 else means[0]
-    if settings.output.sentence_level:
-        result["sentence_bleu"] = scores_of_rows(statistics, settings).tolist()
+    if settings.output.sentence_level and scores is not None:
+        result["sentence_bleu"] = scores.tolist()
     if settings.output.n_bootstrap:
         result["bleu_ci"] = bootstrap_interval(statistics, settings)
     if settings.output.signature:
