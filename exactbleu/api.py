@@ -30,6 +30,7 @@ from .options import (
     check_int,
     check_micro,
     check_no_output_options,
+    check_references_shown,
     check_whole_corpus,
     counted_orders,
     resolve_settings,
@@ -64,9 +65,8 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
     Args:
         predictions: the translations, one string per segment; or token ids (lists of ints, 1-D
             integer arrays, a 2-D padded array, or torch tensors, counted on their device), which
-            are scored as the same ids written as words under the whitespace tokenizer,
-            ``"none"``; or a ``Corpus`` that
-            ``checked_corpus`` returned, with ``references`` None, which is not checked again.
+            are scored as the same ids written as words under the whitespace tokenizer, ``"none"``;
+            or a ``Corpus`` that ``checked_corpus`` returned, with ``references`` None, not checked again.
         references: a list of references per prediction (``references[i]`` holds the references
             of ``predictions[i]``), or one reference string each. sacrebleu's layout, one list per
             reference set, is ``exactbleu.compat``'s. Token ids: one segment or a list of them per
@@ -74,8 +74,7 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
         preset: "default" (HF's ``bleu``; "hf" is the same), "sacrebleu" or "nltk"; or the
             ``Settings`` of ``resolve_settings``.
         ignore_ids: token ids to drop before scoring, such as padding and end-of-sequence.
-        threads, max_tokens, cache: how counting runs, which changes no score (see
-            ``counting.Run``).
+        threads, max_tokens, cache: how counting runs, which changes no score (``counting.Run``).
         **options: any option of ``OPTIONS``.
     Raises:
         ValueError or TypeError naming the bad argument.
@@ -103,7 +102,7 @@ def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "defa
     rule = settings.statistics.keep_references
     if rule != "all":  # the references that the rule keeps of this corpus of one
         references = with_references_kept(Corpus([prediction], [references], "text"), rule).references[0]
-    if settings.output.adds_keys:
+    if settings.output.adds_keys or rule == "best":
         return result_of_statistics(corpus_statistics(Corpus([prediction], [references], "text"), settings), settings)
     # HF's six keys of one segment of text: the shortest path, the definition's row read as the sums
     # of a corpus of one, scored by the arithmetic's one-sum form.
@@ -260,6 +259,7 @@ def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetCh
     corpus = corpus_of(predictions, references)
     if corpus.kind != "text":
         raise TypeError("explain takes text: its tokens are shown as the tokenizer gives them")
+    check_references_shown(settings, "explain")
     corpus = with_references_kept(corpus, settings.statistics.keep_references)
     return Explanations(corpus.predictions, corpus.references, make_tokenizer(settings.tokenize), settings,
                         counted_orders(settings), max_tokens)

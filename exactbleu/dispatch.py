@@ -27,9 +27,11 @@ from .inputs import (
     corpus_of,
     ignored_ids,
     kind_of,
+    reference_columns,
 )
-from .options import Settings, for_token_ids
+from .options import Settings, counted_orders, counted_with, for_token_ids
 from .registry import did_you_mean
+from .scoring import scores_of_rows, several_weight_sets
 from .sufficient_statistics import Statistics
 
 CPU_TENSOR_KERNELS = ("numpy", "torch")
@@ -115,6 +117,8 @@ def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> S
     the public function took it). Tensors are checked on their device and counted there, but for
     those in the CPU's memory under the "numpy" kernels, which the host counts as the same ids, as
     it counts text and token ids."""
+    if settings.statistics.keep_references == "best" and corpus.kind != "tensor":
+        return _best_references(corpus, settings, run)
     if corpus.kind == "tensor":
         from .device import checks, rows, transfer
 
@@ -125,6 +129,30 @@ def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> S
     counted = counting.corpus_statistics(corpus, settings, run)
     # Rows whose kept references the whole corpus decided carry its mark, so that they score only whole.
     return counted.sealed()
+
+
+def _best_references(corpus: Corpus, settings: Settings, run: Run) -> Statistics:
+    """Each prediction's row against the one reference whose sentence score with it is the best
+    (the first of equals), each reference counted and scored alone: HELM's best over references.
+    With one reference each, that one is the best, under any weights."""
+    columns = reference_columns(corpus)
+    if len(columns) == 1:
+        return counting.corpus_statistics(corpus, settings, run)
+    if several_weight_sets(settings):
+        raise ValueError("keep_references='best' keeps the reference that scores best, which takes one weight set: "
+                         "score each set alone")
+    best: NDArray[np.float64] = np.full(len(corpus.predictions), -np.inf)
+    chosen = np.zeros((len(best), 2 + 2 * counted_orders(settings)), dtype=np.int64)
+    for place, (column, standing) in enumerate(columns):
+        # A column's references are not the corpus's (no cache); the first column counts every prediction.
+        counted = counting.corpus_statistics(column, settings, run._replace(
+            cache=None, progress=run.progress if place == 0 else None))
+        scores = scores_of_rows(counted, settings)
+        better = scores > best[standing]
+        chosen[standing[better]] = counted.array[better]
+        best[standing[better]] = scores[better]
+    counts = [len(group) for group in corpus.references] if corpus.kind == "text" else corpus.references.groups.tolist()
+    return Statistics(chosen, counted_orders(settings), counts, counted_with(settings))
 
 
 def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:

@@ -22,6 +22,7 @@ from .api import scored, scored_rows
 from .counting.corpus import count
 from .counting.engine import reference_lengths
 from .counting.ngrams import tokens_of_text
+from .dispatch import corpus_statistics
 from .inputs import Corpus, corpus_of, starts_of, with_references_kept
 from .inputs.ids import TokenIds
 from .options import (
@@ -51,7 +52,7 @@ AGGREGATES = ("corpus", "sentence mean")
 # The arithmetics, each with the preset that states it and its scale (smoothing: ``_smoothings``).
 ARITHMETICS = {HF: ("default", 1), SACREBLEU: ("sacrebleu", 100), NLTK: ("nltk", 1), COCO: ("coco", 1)}
 Scoring = TypeVar("Scoring")
-_ANY_TOKENIZING = TokenizeSettings()  # scoring never reads how the statistics were tokenized
+_ANY_TOKENIZING = TokenizeSettings()  # neither scoring nor counting token ids reads how they were tokenized
 
 
 class Convention(NamedTuple):
@@ -139,8 +140,7 @@ def identify(predictions: Sequence[str], references: Sequence[Any], reported: fl
         nearest: how many of the closest conventions to give as well, matching or not.
         predictions, references, language, tokenizers: as ``conventions`` takes them.
 
-    Returns ``Identified``: the conventions whose score, rounded to the reported decimals, is the
-    reported number (the common ones first), and the nearest, with how far each is off.
+    Returns ``Identified``: the conventions that round to the reported number, common ones first, and the nearest.
     """
     written, decimals = _written(reported)
     if not isinstance(nearest, int) or isinstance(nearest, bool) or nearest < 0:
@@ -162,8 +162,7 @@ def _written(reported: float | str) -> tuple[str, int]:
     except InvalidOperation:
         raise ValueError(f"reported must be a score such as '27.3' or '0.273', got {reported!r:.80}") from None
     if not number.is_finite() or number < 0 or "e" in text.lower():
-        raise ValueError(f"reported must be a score of 0 or more written as decimals, such as '27.3', got "
-                         f"{reported!r:.80}")
+        raise ValueError(f"reported must be a score of 0 or more in decimals, such as '27.3', got {reported!r:.80}")
     decimals = max(0, -int(number.as_tuple().exponent))
     return f"{number:.{decimals}f}", decimals
 
@@ -249,6 +248,9 @@ class _Counter:
 
     def _relabelled(self, settings: Settings, named: CountedWith) -> Statistics:
         tokenize = settings.tokenize if self.strip_changes else dataclasses.replace(settings.tokenize, rstrip=True)
+        if settings.statistics.keep_references == "best":  # each reference scored alone (HELM's presets)
+            best = corpus_statistics(self._token_ids(tokenize), dataclasses.replace(settings, tokenize=_ANY_TOKENIZING))
+            return Statistics(best.array, best.orders, best.references, named)
         key = (tokenize, settings.statistics.keep_references)
         if key not in self.counted:
             whole = self._token_ids(tokenize)
@@ -333,13 +335,11 @@ def _on_scale(preset: str, scale: int) -> str:
 def _options_over(preset: str, options: dict[str, object]) -> dict[str, object]:
     """The options that depart from the preset's (and from the defaults, where it sets none)."""
     declared = PRESETS[preset].options
-    return {name: value for name, value in options.items()
-            if value != declared.get(name, OPTIONS[name].default)}
+    return {name: value for name, value in options.items() if value != declared.get(name, OPTIONS[name].default)}
 
 
 def _named(preset: str, given: dict[str, object]) -> tuple[str, dict[str, object]]:
-    """The preset that states a convention with the fewest options over it: a harness's preset
-    where its reference rule is the one given."""
+    """The preset that states a convention with the fewest options over it (a harness's, for its reference rule)."""
     best = preset, given
     for other in PRESETS.values():
         extra = {name: value for name, value in other.options.items() if PRESETS[preset].options.get(name) != value}

@@ -204,36 +204,50 @@ def convention_work(tokenizer: str, references: tuple[int, ...]) -> ConventionWo
 
 
 @functools.lru_cache(maxsize=16)
-def script_work(references: tuple[int, ...], language: str | None = None) -> dict[str, int]:
-    """The scripts' conventions that ``exactbleu.conventions`` scores beside its grid (the Space never
-    tells it which tokenizers), by tokenizer: each script's preset as the script runs, cased and
-    lowercased, where the references and the target language let it run. Each a tokenization,
-    counted once, scored for the corpus only; priced as one, which bounds it should two share a
-    tokenization. Read off the
-    library's own run on one line per number of references, as ``convention_work`` is: 0.1 to 0.3 s,
-    once a server for each."""
+def _script_rows(references: tuple[int, ...], language: str | None) -> tuple[tuple[str, str], ...]:
+    """The tokenizer and the tokenizing settings (as written) of each script's convention that
+    ``exactbleu.conventions`` scores beside its grid (the Space never tells it which tokenizers):
+    each script's preset as the script runs, cased and lowercased, where the references and the
+    target language let it run, scored for the corpus only. Read off the library's own run on one
+    line per number of references, as ``convention_work`` is: 0.1 to 0.3 s, once a server for each."""
     line = "the cat sat on the mat"
     found = conventions([line] * len(references), [[line] * count for count in references], language=language)
     each = {(row.preset, repr(sorted(row.options.items()))): row for row in found
             if row.aggregate == "corpus" and PRESETS[row.preset].script}  # both scales
-    tokenizers = [str(resolve_settings(row.preset, None, **row.options).tokenize.tokenizer) for row in each.values()]
+    tokenizing = [resolve_settings(row.preset, None, **row.options).tokenize for row in each.values()]
+    return tuple((str(tokenize.tokenizer), repr(tokenize)) for tokenize in tokenizing)
+
+
+def script_work(references: tuple[int, ...], language: str | None = None) -> dict[str, int]:
+    """The scripts' conventions (``_script_rows``), by tokenizer."""
+    tokenizers = [name for name, _ in _script_rows(references, language)]
     return {name: tokenizers.count(name) for name in dict.fromkeys(tokenizers)}
+
+
+def script_tokenizations(references: tuple[int, ...], language: str | None = None) -> dict[str, int]:
+    """The tokenizations of the scripts' conventions, by tokenizer: the library tokenizes the text
+    once for all the conventions that tokenize alike (DeepEval's four presets and HELM's two share one)."""
+    tokenizations = set(_script_rows(references, language))
+    return {name: sum(one == name for one, _ in tokenizations) for name in script_work(references, language)}
 
 
 def conventions_cost(costs: Sequence[Cost], scripts: Mapping[str, Cost], lines: int, max_order: int = 5,
                      language: str | None = None) -> Cost:
     """Every convention (``costs``: each tokenizer's ``cost_of`` the same ``lines``, counted through
-    ``max_order``; ``scripts``: as many of each tokenizer of ``script_work`` for the ``language``):
-    each tokenization priced
-    as its tokenizer is, counted again for each further reference rule, then every convention scored."""
+    ``max_order``; ``scripts``: the ``cost_of`` each tokenizer of ``script_work`` for the
+    ``language``): each tokenization priced as its tokenizer is (a script's once for the
+    conventions that tokenize alike), counted again for each further reference rule, then every
+    convention scored."""
     # conventions() crosses every tokenizer with the same conventions: the first one's tell them all.
     work = convention_work(convention_tokenizers()[0], costs[0].references)
     counting = (work.countings - 1) * PACKED_PRICE[max_order - 1]
     scoring = (work.conventions * CONVENTION_PRICE
                + lines * sum(SENTENCE_PRICES.get(method or "", SENTENCE_PRICE) for method in work.sentence_methods))
     cases = script_work(costs[0].references, language)
+    tokenizations = script_tokenizations(costs[0].references, language)
     seconds = (sum(work.tokenizations * (cost.seconds + cost.counted * counting) + scoring for cost in costs)
-               + sum(count * (scripts[name].seconds + CONVENTION_PRICE) for name, count in cases.items()))
+               + sum(tokenizations[name] * scripts[name].seconds + count * CONVENTION_PRICE
+                     for name, count in cases.items()))
     why = f"{costs[0].why}, {work.conventions * len(costs) + sum(cases.values()):,} conventions"
     every = [*costs, *scripts.values()]
     return Cost(max(cost.tokens for cost in every), seconds, why, max(cost.counted for cost in every),

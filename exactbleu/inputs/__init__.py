@@ -6,7 +6,7 @@ references its rule keeps. Everything past it trusts its inputs, and chooses by 
 
 from typing import Any
 
-from .corpus import Checked, Corpus, Kind, Texts, with_references_kept
+from .corpus import Checked, Corpus, Kind, Texts, reference_columns, with_references_kept
 from .groups import Groups, group_sizes, located, starts_of
 from .ids import (
     TokenIds,
@@ -93,6 +93,7 @@ __all__ = [
     "corpus_of",
     "ignored_ids",
     "kind_of",
+    "reference_columns",
     "starts_of",
     "with_references_kept",
 ]

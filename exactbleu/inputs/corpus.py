@@ -1,6 +1,7 @@
 """What a checked input is: a ``Corpus`` (predictions and each one's references) or ``Texts`` (as
 Self-BLEU, BLEU matrices and MBR take them), each knowing its ``kind``, which says how it is
-counted; and the references a corpus keeps, cut as the option ``keep_references`` says."""
+counted; and the references a corpus keeps, cut as the option ``keep_references`` says (or, for
+its "best", taken a column at a time: ``reference_columns``)."""
 
 from typing import Any, Literal, NamedTuple, TypeVar
 
@@ -51,7 +52,10 @@ def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
         return corpus
     if corpus.kind == "tensor":
         raise ValueError(f"keep_references={rule!r} applies to text and to token ids as lists or arrays; for "
-                         f"tensors, pass each prediction's references cut already, or keep_references='all'")
+                         f"tensors, pass them as lists (tensor.tolist()), or each prediction's references cut already "
+                         f"with keep_references='all'")
+    if rule == "best":  # every reference stays: each is scored alone (``reference_columns``)
+        return corpus
     if corpus.kind == "text":
         keep = 1 if rule == "first" else min(len(group) for group in corpus.references)
         return corpus._replace(references=[group[:keep] for group in corpus.references])
@@ -64,6 +68,38 @@ def with_references_kept(corpus: Corpus, rule: str) -> Corpus:
     kept = np.arange(len(references.lengths)) - starts < np.repeat(groups, references.groups)
     ids = references.ids[np.repeat(kept, references.lengths)]
     return corpus._replace(references=TokenIds(ids, references.lengths[kept], groups))
+
+
+def reference_columns(corpus: Corpus) -> list[tuple[Corpus, np.ndarray]]:
+    """The corpus a reference at a time, as ``keep_references="best"`` scores it: for each place
+    j among a prediction's references, the predictions that have a j-th reference, each with that
+    one alone, and where those predictions stand in the corpus (text or token ids as lists or
+    arrays; ``with_references_kept`` refuses tensors before, the boundary a prediction without one)."""
+    if corpus.kind == "text":
+        groups = np.array([len(group) for group in corpus.references], dtype=np.int64)
+    else:
+        groups = corpus.references.groups
+    columns = []
+    for place in range(int(groups.max()) if len(groups) else 0):
+        standing = np.flatnonzero(groups > place)
+        if corpus.kind == "text":
+            column = Corpus([corpus.predictions[i] for i in standing.tolist()],
+                            [[corpus.references[i][place]] for i in standing.tolist()], "text")
+        else:
+            references = corpus.references
+            chosen = starts_of(groups)[standing] + place
+            column = Corpus(_segments(corpus.predictions, standing),
+                            TokenIds(_segments(references, chosen).ids, references.lengths[chosen],
+                                     np.ones(len(standing), dtype=np.int64)), "ids")
+        columns.append((column, standing))
+    return columns
+
+
+def _segments(texts: TokenIds, chosen: np.ndarray) -> TokenIds:
+    """The segments of token ids at the places ``chosen`` (ascending), without groups."""
+    kept = np.zeros(len(texts.lengths), dtype=bool)
+    kept[chosen] = True
+    return TokenIds(texts.ids[np.repeat(kept, texts.lengths)], texts.lengths[chosen])
 
 
 def _one_reference_each(corpus: Corpus) -> Corpus:

@@ -1,9 +1,11 @@
-"""Options: every option declared once where the settings hold it, and the presets (``declared``);
+"""Options: every option declared once where the settings hold it, and the library's presets
+(``declared``), the tools' presets (``tool_presets``: evaluation frameworks', MT scripts');
 the smoothing methods (``smoothing``); each value checked (``checks``), all of them resolved once
 into ``Settings`` over a preset's (``resolution``), named in a signature (``signature``), and
 refused where a function cannot honour them (``refusals``). ``Settings`` are what every later stage
 reads."""
 
+from . import tool_presets  # noqa: F401  (registers the tools' presets, after the library's)
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
     DECLARED,
@@ -30,6 +32,7 @@ from .refusals import (
     check_counted_with,
     check_micro,
     check_no_output_options,
+    check_references_shown,
     check_whole_corpus,
 )
 from .resolution import (
@@ -91,6 +94,7 @@ __all__ = [
     "check_micro",
     "check_no_output_options",
     "check_number",
+    "check_references_shown",
     "check_whole_corpus",
     "checked_weight_sets",
     "counted_orders",

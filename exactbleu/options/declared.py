@@ -22,7 +22,8 @@ REF_LENGTHS = ("shortest", "closest")
 # first (LightEval's corpus BLEU); or as many as the prediction with the fewest has (lm-eval's, whose
 # zip cuts every reference stream to the shortest), which depends on the whole corpus; or the "one"
 # each prediction must have (t2t-bleu's), refusing more.
-KEPT_REFERENCES = ("all", "first", "fewest", "one")
+# Or "best": each reference scored alone with the prediction, the best kept (HELM's).
+KEPT_REFERENCES = ("all", "first", "fewest", "one", "best")
 AVERAGES = ("micro", "macro")
 Weights = tuple[float, ...] | tuple[tuple[float, ...], ...]
 TokenizerChoice = str | Callable[[str], Iterable[str]]
@@ -66,7 +67,8 @@ class StatisticsSettings:
         'the prediction with the `"fewest"` has (lm-eval\'s `bleu`, which cuts every reference stream to the '
         'shortest). `"fewest"` depends on the whole corpus: its statistics, counted in one call, neither add up, '
         'cut nor sum as vectors, and per-sentence scores, resamples and paired tests refuse it. `"one"`: each '
-        'prediction\'s one reference (t2t-bleu\'s), more refused', ("--keep-references",),
+        'prediction\'s one reference (t2t-bleu\'s), more refused. `"best"`: each reference scored alone with the '
+        'prediction, and the row of the best kept (HELM\'s; the first of equals)', ("--keep-references",),
         {"choices": KEPT_REFERENCES})
 
 
@@ -269,56 +271,7 @@ for _preset in (
            {**_COCO.options, "tokenizer": "none"}, scale=100),
 ):
     PRESETS.register(_preset)
-# Evaluation frameworks that score an example at a time, each with its own split and arithmetic
-# (versions: docs/frameworks.md).
-_CODEXGLUE = Preset(
-    "codexglue", "CodeXGLUE's code-to-text evaluator (`evaluator.py`, the smoothed BLEU-4 of CodeBERT, GraphCodeBERT, "
-    "CodeT5 and UniXcoder): its split, lowercased; the shortest reference length; add-one smoothing from the "
-    "bigrams on; the mean of each example's score, times 100",
-    {"tokenizer": "codexglue", "ref_length": "shortest", "smooth_method": "codexglue-smooth", "average": "macro"},
-    script="CodeXGLUE evaluator.py", scale=100, lowercases=False)
-PRESETS.register(_CODEXGLUE)
-PRESETS.register(Preset(
-    "ignite", "pytorch-ignite 0.5.5's `Bleu` on whitespace tokens: the mean of each example's score by default "
-    "(`average=\"micro\"` is its corpus score), unsmoothed (`smooth_method`: `\"ignite-smooth1\"`, "
-    "`\"ignite-nltk-smooth2\"`, `\"ignite-smooth2\"`), the closest reference length",
-    {"tokenizer": "none", "ref_length": "closest", "smooth_method": "ignite-no-smooth", "average": "macro"},
-    script="ignite Bleu", scale=1, lowercases=False))
-# The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
-for _preset in (
-    Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "
-           "expects): its ASCII whitespace split, no smoothing; `lowercase=True` is its `-lc` (A-Z only)",
-           {"tokenizer": "ascii-whitespace", "ref_length": "closest", "smooth_method": "none"},
-           script="multi-bleu.perl", scale=100, prints="multi-bleu", reads="lines"),
-    Preset("multi-bleu-detok", "Moses's `multi-bleu-detok.perl` (2019-02-27): 13a as Perl reads it, no smoothing; "
-           "`lowercase=True` is its `-lc` (Perl's `lc`)",
-           {"tokenizer": "13a-perl", "ref_length": "closest", "smooth_method": "none"},
-           script="multi-bleu-detok.perl", scale=100, prints="multi-bleu", reads="chop"),
-    Preset("t2t-bleu", "tensor2tensor's `t2t-bleu` and `bleu_wrapper` (bleu_hook.py, 2018-08-09): its tokens, "
-           "uncased as by default (`lowercase=False` is `case_sensitive=True`), always smoothed, a float32",
-           {"tokenizer": "t2t", "lowercase": True, "keep_references": "one", "smooth_method": "tensor2tensor"},
-           script="t2t-bleu", scale=1, prints="t2t-bleu", reads="split"),
-    Preset("tokenized-bleu", "the tokenized BLEU of most NMT papers: Moses's `tokenizer.perl -l LANG` (give `lang`; "
-           "`-a` is `aggressive_dash_splits`), then `multi-bleu.perl` (`-lc`: `lowercase=True`)",
-           {"tokenizer": "moses-perl", "ref_length": "closest", "smooth_method": "none"},
-           script="tokenizer.perl | multi-bleu.perl", scale=100, prints="multi-bleu",
-           reads="lines"),
-    Preset("t2t-ende", "tensor2tensor's `get_ende_bleu.sh` (the Transformer paper's WMT14 English-German BLEU): "
-           "replace-unicode-punctuation.perl, tokenizer.perl -l de and its compound splitting on both sides, then "
-           "`multi-bleu.perl`", {"tokenizer": "t2t-ende", "ref_length": "closest", "smooth_method": "none"},
-           script="get_ende_bleu.sh", scale=100, prints="multi-bleu", reads="lines", lowercases=False,
-           language="de"),
-    Preset("mteval-v13a", "NIST's and Moses's `mteval-v13a.pl -b` (5bbd5ca1, 2018-06-23) on the segments' text: "
-           "case-insensitive by A-Z (`-c` is `lowercase=False`), smoothed (`--no-smoothing`: `smooth_method="
-           "\"mteval-no-smoothing\"`; `--international-tokenization`: `tokenizer=\"mteval-intl\"`)",
-           {"tokenizer": "mteval-13a", "lowercase": True, "ref_length": "closest", "smooth_method": "mteval"},
-           script="mteval-v13a.pl", scale=1, prints="mteval", reads="lines"),
-    Preset("mteval-v14", "NIST's `mteval-v14.pl -b` (Moses's copy, 2ea75d91): mteval-v13a's numbers, and 0 where "
-           "v13a stops (hypotheses without a word)",
-           {"tokenizer": "mteval-13a", "lowercase": True, "ref_length": "closest", "smooth_method": "mteval"},
-           script="mteval-v14.pl", scale=1, prints="mteval", reads="lines"),
-):
-    PRESETS.register(_preset)
+# The presets of tools (evaluation frameworks, MT scripts) are declared in ``tool_presets``.
 
 
 def options_table() -> str:

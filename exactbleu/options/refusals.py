@@ -1,6 +1,6 @@
 """Refusals: where settings meet a function that cannot honour them, a ValueError that says why,
 rather than a number that no corpus has: output options given where no result is returned,
-references kept by the whole corpus (lm-eval's rule) or fewer than all, a mean of sentence scores
+references kept by the whole corpus (lm-eval's rule), fewer than all or the best, a mean of sentence scores
 where only sums are, statistics counted under other settings.
 """
 
@@ -41,6 +41,14 @@ def check_whole_corpus(settings: Settings, what: str) -> None:
         raise ValueError(f"{what}: keep_references='fewest' (the \"lm-eval\" preset's) does not apply, since how "
                          f"many references count depends on the whole corpus, so only a corpus score takes it; use "
                          f"keep_references='all' or 'first'")
+
+
+def check_references_shown(settings: Settings, what: str) -> None:
+    """A ValueError where ``what`` shows each segment against the references it keeps, and the
+    settings keep the one that scores best (HELM's rule), which it does not choose."""
+    if settings.statistics.keep_references == "best":
+        raise ValueError(f"{what} shows each segment against the references it keeps, but keep_references='best' "
+                         f"keeps the one that scores best: {what} the prediction with that reference alone")
 
 
 def check_micro(settings: Settings, what: str) -> None:

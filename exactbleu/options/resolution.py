@@ -298,5 +298,17 @@ def counted_with(settings: Settings) -> "CountedWith":
         tokenize = settings.tokenize
         cached = settings.memo["counted_with"] = CountedWith(
             signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
-            counted_orders(settings), settings.statistics.keep_references)
+            counted_orders(settings), _kept_by(settings))
     return cached  # type: ignore[return-value]  # what was stored under its name
+
+
+def _kept_by(settings: Settings) -> str:
+    """Which references the rows keep. The "best" reference is chosen by its sentence score, so
+    rows kept so name the scoring that chose them: they score under that scoring alone."""
+    keep = settings.statistics.keep_references
+    if keep != "best":
+        return keep
+    scoring = settings.per_sentence().scoring
+    chosen_by = ",".join(f"{name}={getattr(scoring, name)}" for name in
+                         ("weights", "smooth", "smooth_method", "smooth_value", "effective_order"))
+    return f"best:{chosen_by}"

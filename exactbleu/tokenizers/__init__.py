@@ -4,16 +4,16 @@ Every tokenizer is its tool's, token for token. Each family lives in a module of
 declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's default and WMT's),
 ``simple`` (sacrebleu's intl, zh, char and none), ``moses``, ``mecab`` (Korean and Japanese),
 ``spm`` (SentencePiece, spBLEU), ``ptb`` (pycocoevalcap's), ``scripts`` (the MT scripts' splits),
-``moses_perl`` (Moses's tokenizer.perl, tokenized BLEU's pipelines) and ``frameworks``
-(evaluation frameworks' own, CodeXGLUE's). They are registered here, once, in ``TOKENIZERS``;
-``tokenizing`` makes a corpus's token text under any of them.
+``moses_perl`` (Moses's tokenizer.perl, tokenized BLEU's pipelines), ``frameworks``
+(evaluation frameworks' own, CodeXGLUE's) and ``nltk_words`` (NLTK's ``word_tokenize``). They are
+registered here, once, in ``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any of them.
 
 Adding a tokenizer: its module, its entry in ``_FAMILIES`` below, and its test.
 """
 
 from collections.abc import Callable, Iterable
 
-from . import frameworks, mecab, moses, moses_perl, ptb, scripts, simple, spm, tokenizer_13a
+from . import frameworks, mecab, moses, moses_perl, nltk_words, ptb, scripts, simple, spm, tokenizer_13a
 from .ptb import ptb_tokens
 from .registry import (
     NON_ASCII,
@@ -76,7 +76,8 @@ __all__ = [
 ]
 
 _FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS,
-             ptb.TOKENIZERS, scripts.TOKENIZERS, moses_perl.TOKENIZERS, frameworks.TOKENIZERS)
+             ptb.TOKENIZERS, scripts.TOKENIZERS, moses_perl.TOKENIZERS, frameworks.TOKENIZERS,
+             (nltk_words.TOKENIZER,))
 for _family in _FAMILIES:
     for _tokenizer in _family:
         register(_tokenizer)

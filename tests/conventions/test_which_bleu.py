@@ -71,8 +71,9 @@ def test_the_space_has_every_dimension():
     # 15 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's, COCO's) x 5 tokenizers (13a, intl, char,
     # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales;
     # and the 5 scripts (multi-bleu.perl, multi-bleu-detok.perl, t2t-bleu, mteval v13a and v14), cased and
-    # lowercased, and CodeXGLUE's evaluator and ignite's Bleu as they run, each as its corpus score on 2 scales.
-    scripts = 5 * 2 * 2 + 2 + 2
+    # lowercased, and CodeXGLUE's evaluator, ignite's Bleu, DeepEval's bleu1 to bleu4 and HELM's bleu_1 and bleu_4
+    # as they run, each as its corpus score on 2 scales.
+    scripts = 5 * 2 * 2 + 2 + 2 + 6 * 2
     assert len(single) == 15 * 5 * 2 * 2 * 2 * 2 + scripts
     uneven = conventions(*small_corpus(5, 3, False))
     # and all, the first or the fewest references: the fewest only as a corpus score.
@@ -80,7 +81,8 @@ def test_the_space_has_every_dimension():
     assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2 + scripts - 2 * 2
     assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco", "nlg-eval",
                                               "vlmevalkit", "codexglue", "ignite", "multi-bleu", "multi-bleu-detok",
-                                              "mteval-v13a", "mteval-v14"}
+                                              "mteval-v13a", "mteval-v14", "deepeval-bleu1", "deepeval-bleu2",
+                                              "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4"}
     zh = conventions(predictions, groups, language="zh")
     assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none", "ptb"}
     # and tokenizer.perl's tokenized BLEU in Chinese, cased and lowercased.
@@ -251,7 +253,7 @@ def test_a_reported_number_tells_its_own_rounding(reported, written, decimals):
 @pytest.mark.parametrize("arguments, error, words", [
     ({"reported": "27,3"}, ValueError, "reported must be a score"),
     ({"reported": "-1"}, ValueError, "0 or more"),
-    ({"reported": "1e2"}, ValueError, "written as decimals"),
+    ({"reported": "1e2"}, ValueError, "0 or more in decimals"),
     ({"reported": float("nan")}, ValueError, "reported"),
     ({"reported": True}, TypeError, "reported must be a score"),
     ({"reported": "27.3", "nearest": -1}, ValueError, "nearest must be"),
@@ -270,7 +272,8 @@ def test_a_script_whose_tokenizer_cannot_run_here_is_left_out(monkeypatch):
     predictions, references = small_corpus(7, 1, False)
     german = {row.preset for row in conventions(predictions, references, language="de")}
     assert {"tokenized-bleu", "t2t-ende"} <= german
-    monkeypatch.setattr(exactbleu.Needs, "missing", lambda needs: "pip install sacremoses")
+    monkeypatch.setattr(exactbleu.Needs, "missing",
+                        lambda needs: "pip install sacremoses" if "sacremoses" in needs.modules else "")
     without = {row.preset for row in conventions(predictions, references, language="de")}
     assert without == german - {"tokenized-bleu", "t2t-ende"}
 

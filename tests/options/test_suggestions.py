@@ -14,8 +14,9 @@ PREDICTIONS, REFERENCES = ["the cat sat on the mat"], [["the cat sat on a mat"]]
 OPTIONS_LISTED = ("; the options are ['tokenizer', 'lang', 'spm_model', 'aggressive_dash_splits', 'lowercase', "
                   "'rstrip', 'max_order'")
 PRESETS_LISTED = ("must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', "
-                  "'nlg-eval', 'vlmevalkit', 'codexglue', 'ignite', 'multi-bleu', 'multi-bleu-detok', 't2t-bleu', "
-                  "'tokenized-bleu', 't2t-ende', 'mteval-v13a', 'mteval-v14']")
+                  "'nlg-eval', 'vlmevalkit', 'codexglue', 'ignite', 'deepeval-bleu1', 'deepeval-bleu2', "
+                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'multi-bleu', "
+                  "'multi-bleu-detok', 't2t-bleu', 'tokenized-bleu', 't2t-ende', 'mteval-v13a', 'mteval-v14']")
 TOKENIZERS_LISTED = "tokenizer must be one of ['13a', 'intl', 'zh', 'char', 'none', 'moses', "
 SMOOTHING_LISTED = "smooth_method must be one of ['none', 'floor', 'add-k', 'exp', 'method0', "
 
@@ -43,7 +44,8 @@ def test_the_nearest_valid_name(value, choices, each, expected):
     ("default", {"smooth_method": "flor"}, SMOOTHING_LISTED, "'floor'"),
     ("default", {"ref_length": "closer"}, "ref_length must be one of ['shortest', 'closest'], got 'closer'",
      "'closest'"),
-    ("default", {"keep_references": "firts"}, "keep_references must be one of ['all', 'first', 'fewest', 'one']", "'first'"),
+    ("default", {"keep_references": "firts"}, "keep_references must be one of ['all', 'first', 'fewest', 'one', "
+     "'best']", "'first'"),
 ])
 def test_a_misspelled_name_gets_the_nearest_in_the_api_and_the_metric(preset, options, listed, suggested):
     with pytest.raises(ValueError) as raised:

@@ -1,0 +1,80 @@
+"""The presets of tools: the evaluation frameworks that score an example at a time, each with its own
+split and arithmetic, and the scripts MT papers printed BLEU with. Each names its ``script``:
+"Which BLEU?" tries it as the tool runs (versions: docs/frameworks.md and docs/mt-scripts.md).
+Registered after the library's own presets (``declared``), in this order.
+"""
+
+from .declared import PRESETS, Preset
+
+# Evaluation frameworks that score an example at a time, each with its own split and arithmetic
+# (versions: docs/frameworks.md).
+_CODEXGLUE = Preset(
+    "codexglue", "CodeXGLUE's code-to-text evaluator (`evaluator.py`, the smoothed BLEU-4 of CodeBERT, GraphCodeBERT, "
+    "CodeT5 and UniXcoder): its split, lowercased; the shortest reference length; add-one smoothing from the "
+    "bigrams on; the mean of each example's score, times 100",
+    {"tokenizer": "codexglue", "ref_length": "shortest", "smooth_method": "codexglue-smooth", "average": "macro"},
+    script="CodeXGLUE evaluator.py", scale=100, lowercases=False)
+PRESETS.register(_CODEXGLUE)
+PRESETS.register(Preset(
+    "ignite", "pytorch-ignite 0.5.5's `Bleu` on whitespace tokens: the mean of each example's score by default "
+    "(`average=\"micro\"` is its corpus score), unsmoothed (`smooth_method`: `\"ignite-smooth1\"`, "
+    "`\"ignite-nltk-smooth2\"`, `\"ignite-smooth2\"`), the closest reference length",
+    {"tokenizer": "none", "ref_length": "closest", "smooth_method": "ignite-no-smooth", "average": "macro"},
+    script="ignite Bleu", scale=1, lowercases=False))
+# NLTK's sentence_bleu on word_tokenize's tokens with one order's weight (not cumulative weights),
+# unsmoothed, the mean over examples: DeepEval passes all of an example's references to one call;
+# HELM scores each reference alone and keeps the best.
+_SINGLE_ORDERS = {1: (1, 0, 0, 0), 2: (0, 1, 0, 0), 3: (0, 0, 1, 0), 4: (0, 0, 0, 1)}
+for _order, _weights in _SINGLE_ORDERS.items():
+    _DEEPEVAL = Preset(
+        f"deepeval-bleu{_order}", f"DeepEval 4.3's `bleu{_order}` (`Scorer.sentence_bleu_score`): NLTK's "
+        f"`sentence_bleu` on `word_tokenize`'s tokens with the weights {_weights}, all of an example's references in "
+        f"one call; the mean of each example's score",
+        {"tokenizer": "nltk-words", "ref_length": "closest", "smooth_method": "method0", "weights": _weights,
+         "average": "macro"},
+        script=f"DeepEval bleu{_order}", scale=1, lowercases=False)
+    PRESETS.register(_DEEPEVAL)
+for _order in (1, 4):
+    _HELM = Preset(
+        f"helm-bleu-{_order}", f"HELM 0.5's `bleu_{_order}`: NLTK's `sentence_bleu` on `word_tokenize`'s tokens with "
+        f"the weights {_SINGLE_ORDERS[_order]}, against each reference alone, the best kept; the mean of each "
+        f"instance's score", {"tokenizer": "nltk-words", "ref_length": "closest", "smooth_method": "method0",
+                              "weights": _SINGLE_ORDERS[_order], "keep_references": "best", "average": "macro"},
+        script=f"HELM bleu_{_order}", scale=1, lowercases=False)
+    PRESETS.register(_HELM)
+# The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
+for _preset in (
+    Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "
+           "expects): its ASCII whitespace split, no smoothing; `lowercase=True` is its `-lc` (A-Z only)",
+           {"tokenizer": "ascii-whitespace", "ref_length": "closest", "smooth_method": "none"},
+           script="multi-bleu.perl", scale=100, prints="multi-bleu", reads="lines"),
+    Preset("multi-bleu-detok", "Moses's `multi-bleu-detok.perl` (2019-02-27): 13a as Perl reads it, no smoothing; "
+           "`lowercase=True` is its `-lc` (Perl's `lc`)",
+           {"tokenizer": "13a-perl", "ref_length": "closest", "smooth_method": "none"},
+           script="multi-bleu-detok.perl", scale=100, prints="multi-bleu", reads="chop"),
+    Preset("t2t-bleu", "tensor2tensor's `t2t-bleu` and `bleu_wrapper` (bleu_hook.py, 2018-08-09): its tokens, "
+           "uncased as by default (`lowercase=False` is `case_sensitive=True`), always smoothed, a float32",
+           {"tokenizer": "t2t", "lowercase": True, "keep_references": "one", "smooth_method": "tensor2tensor"},
+           script="t2t-bleu", scale=1, prints="t2t-bleu", reads="split"),
+    Preset("tokenized-bleu", "the tokenized BLEU of most NMT papers: Moses's `tokenizer.perl -l LANG` (give `lang`; "
+           "`-a` is `aggressive_dash_splits`), then `multi-bleu.perl` (`-lc`: `lowercase=True`)",
+           {"tokenizer": "moses-perl", "ref_length": "closest", "smooth_method": "none"},
+           script="tokenizer.perl | multi-bleu.perl", scale=100, prints="multi-bleu",
+           reads="lines"),
+    Preset("t2t-ende", "tensor2tensor's `get_ende_bleu.sh` (the Transformer paper's WMT14 English-German BLEU): "
+           "replace-unicode-punctuation.perl, tokenizer.perl -l de and its compound splitting on both sides, then "
+           "`multi-bleu.perl`", {"tokenizer": "t2t-ende", "ref_length": "closest", "smooth_method": "none"},
+           script="get_ende_bleu.sh", scale=100, prints="multi-bleu", reads="lines", lowercases=False,
+           language="de"),
+    Preset("mteval-v13a", "NIST's and Moses's `mteval-v13a.pl -b` (5bbd5ca1, 2018-06-23) on the segments' text: "
+           "case-insensitive by A-Z (`-c` is `lowercase=False`), smoothed (`--no-smoothing`: `smooth_method="
+           "\"mteval-no-smoothing\"`; `--international-tokenization`: `tokenizer=\"mteval-intl\"`)",
+           {"tokenizer": "mteval-13a", "lowercase": True, "ref_length": "closest", "smooth_method": "mteval"},
+           script="mteval-v13a.pl", scale=1, prints="mteval", reads="lines"),
+    Preset("mteval-v14", "NIST's `mteval-v14.pl -b` (Moses's copy, 2ea75d91): mteval-v13a's numbers, and 0 where "
+           "v13a stops (hypotheses without a word)",
+           {"tokenizer": "mteval-13a", "lowercase": True, "ref_length": "closest", "smooth_method": "mteval"},
+           script="mteval-v14.pl", scale=1, prints="mteval", reads="lines"),
+):
+    PRESETS.register(_preset)
+

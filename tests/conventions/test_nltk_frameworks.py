@@ -1,0 +1,131 @@
+"""The presets of the frameworks that score with NLTK's ``sentence_bleu`` on ``word_tokenize``'s
+tokens, against the frameworks themselves: DeepEval 4.3.1's ``Scorer.sentence_bleu_score`` and
+HELM 0.5.16's ``bleu_1``/``bleu_4`` with its best over references, run as they are by
+tests/data/nltk-frameworks/record_nltk_frameworks.py (the frameworks stay out of the test
+environment). On 41 drawn corpora of prose and code (abbreviations, several sentences,
+contractions, quotes, operators and camelCase, text beyond ASCII, empty predictions, a single
+token, repeated words, several references): NLTK's split of every text, token for token, each
+example's score and the mean, float for float. The split runs offline, on the Punkt parameters
+that exactbleu carries, which are NLTK's own."""
+
+import gzip
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+import exactbleu
+from conftest import ROOT
+from exactbleu.cli import main
+from exactbleu.tokenizers import nltk_words
+from exactbleu.tokenizers.nltk_words import tokenize_nltk_words
+
+with gzip.open(ROOT / "tests" / "data" / "nltk-frameworks" / "recorded.json.gz", "rt", encoding="utf-8") as _file:
+    RECORDED = json.load(_file)
+CASES = RECORDED["cases"]
+PRESETS = ["deepeval-bleu1", "deepeval-bleu2", "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4"]
+# The SHA-256 of each file of punkt_tab/english in NLTK's punkt_tab.zip: the archive nltk_data's
+# index lists (4,319,076 bytes, SHA-256 e57f6418...0e0106), taken apart.
+PUNKT_ENGLISH = {
+    "abbrev_types.txt": "92a3e070f43d9b4c5534758ca40ad7343b04e7e29bfe0c2eb658a39445a4f779",
+    "collocations.tab": "8e2da1225e4dd2cc9dba261ee231ccb134859e21b46006e7f472c5ee269af0cf",
+    "ortho_context.tab": "4bbcca25ed3d3f06c02402abf8419b9f033b8adc06e7b482eca4e45f81a5dc4c",
+    "sent_starters.txt": "f3f8535483e1dba487241b764945168123bca3209a9645e59acd1225dc76edac",
+}
+
+
+def test_the_punkt_parameters_carried_are_nltks():
+    folder = ROOT / "exactbleu" / "tokenizers" / "punkt_english"
+    assert {path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in folder.iterdir() if path.suffix in (".txt", ".tab")} == PUNKT_ENGLISH
+
+
+def test_the_split_is_word_tokenizes_token_for_token():
+    texts = {text: tokens for case in CASES for text, tokens in case["tokens"].items()}
+    assert len(texts) > 400
+    assert {text: tokenize_nltk_words(text) for text in texts} == texts
+
+
+def test_the_split_reads_no_nltk_data(monkeypatch):
+    import nltk.data
+
+    def refused(*arguments, **keywords):
+        raise LookupError("no nltk_data here")
+
+    monkeypatch.setattr(nltk.data, "find", refused)
+    monkeypatch.setattr(nltk.data, "load", refused)
+    nltk_words._splitters.cache_clear()
+    assert tokenize_nltk_words("Mr. Smith arrived. He didn't stay.") == \
+        ["Mr.", "Smith", "arrived", ".", "He", "did", "n't", "stay", "."]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_each_example_and_the_mean_are_the_frameworks_float_for_float(case, preset):
+    predictions, references = case["predictions"], case["references"]
+    assert exactbleu.sentence_scores(predictions, references, preset).tolist() == case["examples"][preset]
+    assert exactbleu.corpus_bleu(predictions, references, preset)["bleu"] == case["means"][preset]
+
+
+@pytest.mark.parametrize("preset", ["deepeval-bleu3", "helm-bleu-4"])
+def test_token_ids_score_as_their_tokens(preset):
+    case = next(case for case in CASES if len(case["predictions"]) == 20 and max(map(len, case["references"])) > 1)
+    vocabulary: dict[str, int] = {}
+
+    def ids(text):
+        return [vocabulary.setdefault(token, len(vocabulary)) for token in case["tokens"][text]]
+
+    predictions = [ids(text) for text in case["predictions"]]
+    references = [[ids(text) for text in group] for group in case["references"]]
+    assert exactbleu.sentence_scores(predictions, references, preset).tolist() == case["examples"][preset]
+    assert exactbleu.corpus_bleu([np.array(one) for one in predictions], references, preset)["bleu"] == \
+        case["means"][preset]
+
+
+def test_helms_best_reference_is_chosen_per_instance_and_carried():
+    case = CASES[-1]  # by hand: the first instance's second reference scores better than its first
+    predictions, references = case["predictions"], case["references"]
+    counted = exactbleu.statistics(predictions, references, "helm-bleu-1")
+    assert exactbleu.score(counted, "helm-bleu-1")["bleu"] == case["means"]["helm-bleu-1"]
+    assert exactbleu.score(counted[:3] + counted[3:], "helm-bleu-1")["bleu"] == case["means"]["helm-bleu-1"]
+    with pytest.raises(ValueError, match="keep_references='best:weights=.1.0, 0.0, 0.0, 0.0."):
+        exactbleu.score(counted, "helm-bleu-4")  # chosen by bleu_1's score: another reference may be bleu_4's best
+    one = exactbleu.sentence_bleu(predictions[0], references[0], "helm-bleu-1")
+    assert one["bleu"] == case["examples"]["helm-bleu-1"][0]
+    result = exactbleu.corpus_bleu(predictions, references, "helm-bleu-4", signature=True)
+    assert "keep:best" in result["signature"] and "avg:macro" in result["signature"]
+
+
+def test_what_cannot_keep_the_best_reference_refuses():
+    case = CASES[-1]
+    with pytest.raises(ValueError, match="explain shows each segment against the references it keeps"):
+        exactbleu.explain(case["predictions"], case["references"], "helm-bleu-1")
+    with pytest.raises(ValueError, match="one weight set"):
+        exactbleu.corpus_bleu(case["predictions"], case["references"], "helm-bleu-1",
+                              weights=[(1, 0, 0, 0), (0, 1, 0, 0)])
+    import torch
+
+    with pytest.raises(ValueError, match=r"keep_references='best' applies to text and to token ids as lists"):
+        exactbleu.corpus_bleu(torch.tensor([[1, 2]]), torch.tensor([[[1, 2], [1, 3]]]), "helm-bleu-1")
+    with pytest.raises(ValueError, match=r"references\[1\] is empty"):
+        exactbleu.corpus_bleu([[1, 2], [3]], [[[1, 2]], []], "helm-bleu-1")
+
+
+@pytest.mark.parametrize("preset", ["deepeval-bleu2", "helm-bleu-1"])
+def test_which_bleu_names_the_framework_for_its_number(preset):
+    case = next(case for case in CASES if len(case["predictions"]) == 20 and max(map(len, case["references"])) > 1)
+    found = exactbleu.identify(case["predictions"], case["references"], f"{case['means'][preset]:.4f}")
+    assert (found.matches[0].preset, found.matches[0].options, found.matches[0].scale) == (preset, {}, 1)
+
+
+def test_the_command_line_prints_the_frameworks_number(tmp_path, capsys):
+    case = max((case for case in CASES if max(map(len, case["references"])) == 1
+                and not any("\n" in text for text in case["predictions"] + [g[0] for g in case["references"]])),
+               key=lambda case: len(case["predictions"]))
+    (tmp_path / "hyp").write_text("".join(line + "\n" for line in case["predictions"]), encoding="utf-8")
+    (tmp_path / "ref").write_text("".join(group[0] + "\n" for group in case["references"]), encoding="utf-8")
+    status = main([str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"), "--preset", "deepeval-bleu1",
+                                 "-b", "-w", "16"])
+    assert status == 0  # on sacrebleu's 0-100, as the command prints every preset's number
+    assert float(capsys.readouterr().out) == pytest.approx(case["means"]["deepeval-bleu1"] * 100, rel=1e-15)
