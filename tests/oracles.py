@@ -125,12 +125,13 @@ def random_corpus(segments, seed, references=1):
 # multi-bleu-detok.perl's, by sacrebleu's arithmetic unsmoothed on their tokens (sacrebleu's own, on text whose
 # whitespace is ASCII's). t2t-bleu takes one reference, and no peer here runs tokenizer.perl's pipelines or
 # mteval's arithmetic: the scripts' recordings hold those (tests/conventions/test_mt_scripts.py), as CodeXGLUE's
-# evaluator's hold its preset (test_codexglue.py), and DeepEval's and HELM's theirs (test_nltk_frameworks.py);
+# evaluator's hold its preset (test_codexglue.py), and DeepEval's, HELM's and Azure's theirs (test_nltk_frameworks.py);
 # pytorch-ignite's, a mean of sentence scores that no harness face resamples, is held to ignite itself in
 # test_ignite.py.
 SCRIPT_TOKENIZERS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
 RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14", "codexglue", "ignite",
-                 "deepeval-bleu1", "deepeval-bleu2", "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4"}
+                 "deepeval-bleu1", "deepeval-bleu2", "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4",
+                 "azure"}
 
 
 def script_bleu(preset, predictions, references):

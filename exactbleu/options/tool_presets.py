@@ -42,6 +42,13 @@ for _order in (1, 4):
                               "weights": _SINGLE_ORDERS[_order], "keep_references": "best", "average": "macro"},
         script=f"HELM bleu_{_order}", scale=1, lowercases=False)
     PRESETS.register(_HELM)
+_AZURE = Preset(
+    "azure", "Azure AI Evaluation 1.18's `BleuScoreEvaluator`: NLTK's `sentence_bleu` with smoothing method 4 against "
+    "one reference, each string split by `word_tokenize` if it is ASCII, else by NLTK's NIST tokenizer; the mean of "
+    "each row's score", {"tokenizer": "azure", "ref_length": "closest", "smooth_method": "method4",
+                         "keep_references": "one", "average": "macro"},
+    script="Azure AI Evaluation BleuScoreEvaluator", scale=1, lowercases=False)
+PRESETS.register(_AZURE)
 # The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
 for _preset in (
     Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "

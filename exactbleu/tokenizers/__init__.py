@@ -5,8 +5,9 @@ declares its tokenizers whole (``registry.Tokenizer``): ``tokenizer_13a`` (HF's 
 ``simple`` (sacrebleu's intl, zh, char and none), ``moses``, ``mecab`` (Korean and Japanese),
 ``spm`` (SentencePiece, spBLEU), ``ptb`` (pycocoevalcap's), ``scripts`` (the MT scripts' splits),
 ``moses_perl`` (Moses's tokenizer.perl, tokenized BLEU's pipelines), ``frameworks``
-(evaluation frameworks' own, CodeXGLUE's) and ``nltk_words`` (NLTK's ``word_tokenize``). They are
-registered here, once, in ``TOKENIZERS``; ``tokenizing`` makes a corpus's token text under any of them.
+(evaluation frameworks' own, CodeXGLUE's) and ``nltk_words`` (NLTK's ``word_tokenize``, and Azure
+AI Evaluation's split). They are registered here, once, in ``TOKENIZERS``; ``tokenizing`` makes a
+corpus's token text under any of them.
 
 Adding a tokenizer: its module, its entry in ``_FAMILIES`` below, and its test.
 """
@@ -77,7 +78,7 @@ __all__ = [
 
 _FAMILIES = ((tokenizer_13a.TOKENIZER,), simple.TOKENIZERS, (moses.TOKENIZER,), mecab.TOKENIZERS, spm.TOKENIZERS,
              ptb.TOKENIZERS, scripts.TOKENIZERS, moses_perl.TOKENIZERS, frameworks.TOKENIZERS,
-             (nltk_words.TOKENIZER,))
+             (nltk_words.TOKENIZER, nltk_words.AZURE))
 for _family in _FAMILIES:
     for _tokenizer in _family:
         register(_tokenizer)

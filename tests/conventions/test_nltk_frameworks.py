@@ -1,12 +1,13 @@
 """The presets of the frameworks that score with NLTK's ``sentence_bleu`` on ``word_tokenize``'s
-tokens, against the frameworks themselves: DeepEval 4.3.1's ``Scorer.sentence_bleu_score`` and
-HELM 0.5.16's ``bleu_1``/``bleu_4`` with its best over references, run as they are by
+tokens, against the frameworks themselves: DeepEval 4.3.1's ``Scorer.sentence_bleu_score``, HELM
+0.5.16's ``bleu_1``/``bleu_4`` with its best over references and Azure AI Evaluation 1.18.10's
+``BleuScoreEvaluator`` (its split: NIST's beyond ASCII), run as they are by
 tests/data/nltk-frameworks/record_nltk_frameworks.py (the frameworks stay out of the test
 environment). On 41 drawn corpora of prose and code (abbreviations, several sentences,
 contractions, quotes, operators and camelCase, text beyond ASCII, empty predictions, a single
-token, repeated words, several references): NLTK's split of every text, token for token, each
-example's score and the mean, float for float. The split runs offline, on the Punkt parameters
-that exactbleu carries, which are NLTK's own."""
+token, repeated words, several references): the frameworks' split of every text, token for token,
+each example's score and the mean, float for float. The splits run offline, on the Punkt
+parameters and Perl property lists that exactbleu carries, which are NLTK's own."""
 
 import gzip
 import hashlib
@@ -19,12 +20,13 @@ import exactbleu
 from conftest import ROOT
 from exactbleu.cli import main
 from exactbleu.tokenizers import nltk_words
-from exactbleu.tokenizers.nltk_words import tokenize_nltk_words
+from exactbleu.tokenizers.nltk_words import tokenize_azure, tokenize_nltk_words
 
 with gzip.open(ROOT / "tests" / "data" / "nltk-frameworks" / "recorded.json.gz", "rt", encoding="utf-8") as _file:
     RECORDED = json.load(_file)
 CASES = RECORDED["cases"]
 PRESETS = ["deepeval-bleu1", "deepeval-bleu2", "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4"]
+FIRST_REFERENCES = {"azure"}  # Azure's evaluator takes one ground truth: each example's first reference
 # The SHA-256 of each file of punkt_tab/english in NLTK's punkt_tab.zip: the archive nltk_data's
 # index lists (4,319,076 bytes, SHA-256 e57f6418...0e0106), taken apart.
 PUNKT_ENGLISH = {
@@ -35,16 +37,36 @@ PUNKT_ENGLISH = {
 }
 
 
-def test_the_punkt_parameters_carried_are_nltks():
-    folder = ROOT / "exactbleu" / "tokenizers" / "punkt_english"
+# And of Number.txt, Punctuation.txt and Symbol.txt in nltk_data's perluniprops.zip (100,266 bytes, MD5
+# 721ecf41...ef9f2d, as nltk_data's index lists it; taken from nltk_data's repository).
+PERLUNIPROPS = {
+    "Number.txt": "bdd4091ffb857b47bb10e10c82f750e30419aa7a3ce6da39dae92f77efa28476",
+    "Punctuation.txt": "e2f503ffac0d4c69620ff0ce22a6b4a28b328363602a74270efbbe92ed0efcac",
+    "Symbol.txt": "d57b6f965049bb8a0b2f43e17bb32a71bd4ca82bc86766c059ca80273660c99e",
+}
+
+
+@pytest.mark.parametrize("folder, files", [("punkt_english", PUNKT_ENGLISH), ("perluniprops", PERLUNIPROPS)])
+def test_the_data_carried_is_nltks(folder, files):
+    folder = ROOT / "exactbleu" / "tokenizers" / folder
     assert {path.name: hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in folder.iterdir() if path.suffix in (".txt", ".tab")} == PUNKT_ENGLISH
+            for path in folder.iterdir() if path.suffix in (".txt", ".tab")} == files
 
 
 def test_the_split_is_word_tokenizes_token_for_token():
     texts = {text: tokens for case in CASES for text, tokens in case["tokens"].items()}
     assert len(texts) > 400
     assert {text: tokenize_nltk_words(text) for text in texts} == texts
+
+
+def test_azures_split_is_its_nltk_tokenize_token_for_token():
+    import nltk.corpus
+
+    texts = {text: tokens for case in CASES for text, tokens in case["azure_tokens"].items()}
+    assert sum(not text.isascii() for text in texts) > 100
+    loader = nltk.corpus.perluniprops
+    assert {text: tokenize_azure(text) for text in texts} == texts
+    assert nltk.corpus.perluniprops is loader  # NLTK's own loader is back in its place
 
 
 def test_the_split_reads_no_nltk_data(monkeypatch):
@@ -60,12 +82,17 @@ def test_the_split_reads_no_nltk_data(monkeypatch):
         ["Mr.", "Smith", "arrived", ".", "He", "did", "n't", "stay", "."]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", PRESETS + sorted(FIRST_REFERENCES))
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_each_example_and_the_mean_are_the_frameworks_float_for_float(case, preset):
     predictions, references = case["predictions"], case["references"]
+    if preset in FIRST_REFERENCES:
+        references = [group[:1] for group in references]
     assert exactbleu.sentence_scores(predictions, references, preset).tolist() == case["examples"][preset]
     assert exactbleu.corpus_bleu(predictions, references, preset)["bleu"] == case["means"][preset]
+    if preset == "azure":  # its evaluate() takes a column's mean with pandas, in another order of additions
+        assert exactbleu.corpus_bleu(predictions, references, preset)["bleu"] == \
+            pytest.approx(case["azure_mean"], rel=1e-15, abs=1e-300)
 
 
 @pytest.mark.parametrize("preset", ["deepeval-bleu3", "helm-bleu-4"])
@@ -112,10 +139,11 @@ def test_what_cannot_keep_the_best_reference_refuses():
         exactbleu.corpus_bleu([[1, 2], [3]], [[[1, 2]], []], "helm-bleu-1")
 
 
-@pytest.mark.parametrize("preset", ["deepeval-bleu2", "helm-bleu-1"])
+@pytest.mark.parametrize("preset", ["deepeval-bleu2", "helm-bleu-1", "azure"])
 def test_which_bleu_names_the_framework_for_its_number(preset):
     case = next(case for case in CASES if len(case["predictions"]) == 20 and max(map(len, case["references"])) > 1)
-    found = exactbleu.identify(case["predictions"], case["references"], f"{case['means'][preset]:.4f}")
+    references = [group[:1] for group in case["references"]] if preset in FIRST_REFERENCES else case["references"]
+    found = exactbleu.identify(case["predictions"], references, f"{case['means'][preset]:.4f}")
     assert (found.matches[0].preset, found.matches[0].options, found.matches[0].scale) == (preset, {}, 1)
 
 

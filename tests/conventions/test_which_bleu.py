@@ -71,14 +71,14 @@ def test_the_space_has_every_dimension():
     # 15 smoothing choices (2 of HF's, 4 of sacrebleu's, 8 of NLTK's, COCO's) x 5 tokenizers (13a, intl, char,
     # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales;
     # and the 5 scripts (multi-bleu.perl, multi-bleu-detok.perl, t2t-bleu, mteval v13a and v14), cased and
-    # lowercased, and CodeXGLUE's evaluator, ignite's Bleu, DeepEval's bleu1 to bleu4 and HELM's bleu_1 and bleu_4
-    # as they run, each as its corpus score on 2 scales.
-    scripts = 5 * 2 * 2 + 2 + 2 + 6 * 2
+    # lowercased, and CodeXGLUE's evaluator, ignite's Bleu, DeepEval's bleu1 to bleu4, HELM's bleu_1 and bleu_4 and
+    # Azure's BleuScoreEvaluator as they run, each as its corpus score on 2 scales.
+    scripts = 5 * 2 * 2 + 2 + 2 + 7 * 2
     assert len(single) == 15 * 5 * 2 * 2 * 2 * 2 + scripts
     uneven = conventions(*small_corpus(5, 3, False))
     # and all, the first or the fewest references: the fewest only as a corpus score.
-    # t2t-bleu reads one reference a line, so it has no number here.
-    assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2 + scripts - 2 * 2
+    # t2t-bleu and Azure's evaluator read one reference a line, so they have no number here.
+    assert len(uneven) == 15 * 5 * 2 * 2 * (3 + 2) * 2 + scripts - 2 * 2 - 2
     assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco", "nlg-eval",
                                               "vlmevalkit", "codexglue", "ignite", "multi-bleu", "multi-bleu-detok",
                                               "mteval-v13a", "mteval-v14", "deepeval-bleu1", "deepeval-bleu2",

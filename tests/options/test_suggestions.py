@@ -15,8 +15,9 @@ OPTIONS_LISTED = ("; the options are ['tokenizer', 'lang', 'spm_model', 'aggress
                   "'rstrip', 'max_order'")
 PRESETS_LISTED = ("must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', "
                   "'nlg-eval', 'vlmevalkit', 'codexglue', 'ignite', 'deepeval-bleu1', 'deepeval-bleu2', "
-                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'multi-bleu', "
-                  "'multi-bleu-detok', 't2t-bleu', 'tokenized-bleu', 't2t-ende', 'mteval-v13a', 'mteval-v14']")
+                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', "
+                  "'multi-bleu', 'multi-bleu-detok', 't2t-bleu', 'tokenized-bleu', 't2t-ende', 'mteval-v13a', "
+                  "'mteval-v14']")
 TOKENIZERS_LISTED = "tokenizer must be one of ['13a', 'intl', 'zh', 'char', 'none', 'moses', "
 SMOOTHING_LISTED = "smooth_method must be one of ['none', 'floor', 'add-k', 'exp', 'method0', "
 

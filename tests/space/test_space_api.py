@@ -134,7 +134,7 @@ def test_api_conventions_is_the_librarys_every_convention_and_what_gives_a_score
     # Its price: each tokenizer's, and every convention's scores, over the 5 s a request may take.
     (("the cat sat on the mat\n" * 10_000, "the cat sat on a mat\n" * 10_000, "", ""),
      r"every convention of the texts would take up to \d+\.\d s with tokenizers 13a, intl, char, none, ptb, "
-     r"codexglue, nltk-words, ascii-whitespace, 13a-perl, t2t, mteval-13a \(420,000 characters in 20,000 lines, "
+     r"codexglue, nltk-words, azure, ascii-whitespace, 13a-perl, t2t, mteval-13a \(420,000 characters in 20,000 lines, "
      r"\d+ conventions\); "
      r"the Space takes "
      "requests of up to 5 s: send fewer lines, or ask the command line"),

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Record what DeepEval's and HELM's BLEU functions give, as ground truth for exactbleu's
-"nltk-words" tokenizer and its "deepeval-bleu1" to "deepeval-bleu4", "helm-bleu-1" and
-"helm-bleu-4" presets.
+"""Record what DeepEval's, HELM's and Azure AI Evaluation's BLEU functions give, as ground truth
+for exactbleu's "nltk-words" and "azure" tokenizers and its "deepeval-bleu1" to "deepeval-bleu4",
+"helm-bleu-1", "helm-bleu-4" and "azure" presets.
 
 Neither framework is part of this repository or its test environment (each brings a large tree of
-packages). Install them yourself beside NLTK, and give NLTK Punkt's English parameters
-(``nltk.download("punkt_tab")``, or NLTK_DATA naming a folder that holds tokenizers/punkt_tab).
-This recording used deepeval 4.3.1, crfm-helm 0.5.16 (installed with --no-deps, then what its
-metrics module imports) and nltk 3.10.4:
+packages). Install them yourself beside NLTK, and give NLTK its data: Punkt's English parameters
+and Perl's Unicode property lists (``nltk.download("punkt_tab")``, ``nltk.download("perluniprops")``,
+or NLTK_DATA naming a folder that holds tokenizers/punkt_tab and misc/perluniprops; Azure's
+evaluator also looks for corpora/wordnet.zip and tokenizers/punkt.zip, which it does not read for
+BLEU). This recording used deepeval 4.3.1, crfm-helm 0.5.16 (installed with --no-deps, then what
+its metrics module imports), azure-ai-evaluation 1.18.10 and nltk 3.10.4:
     NLTK_DATA=DIR python3 tests/data/nltk-frameworks/record_nltk_frameworks.py
 
 It calls DeepEval's ``Scorer.sentence_bleu_score(references, prediction, bleu_type)`` and HELM's
 ``bleu_1``/``bleu_4`` as they are, HELM's best over references as its metric takes it
-(``max(score_func(gold, pred) for gold in golds)``), and NLTK's ``word_tokenize`` for the tokens.
-Each example's score is kept, and each corpus's mean as a framework adds them, one after another.
+(``max(score_func(gold, pred) for gold in golds)``), Azure's ``BleuScoreEvaluator`` on each
+example's first reference (its ``ground_truth``, one string), and the frameworks' splits for the
+tokens (NLTK's ``word_tokenize``, Azure's ``nltk_tokenize``). Each example's score is kept, and each
+corpus's mean as a framework's loop adds them, one after another (Azure's ``evaluate`` takes the
+mean of a column with pandas: ``azure_mean``).
 """
 
 import argparse
@@ -63,6 +68,9 @@ def main():
     import deepeval
     import nltk
     from deepeval.scorer import Scorer
+    import pandas
+    from azure.ai.evaluation import BleuScoreEvaluator
+    from azure.ai.evaluation._common.utils import nltk_tokenize
     from helm.benchmark.metrics.evaluate_reference_metrics import bleu_1, bleu_4
     from importlib.metadata import version
 
@@ -72,6 +80,7 @@ def main():
         predictions, references = case["predictions"], case["references"]
         tokens = {text: nltk.word_tokenize(text) for group in references for text in group}
         tokens.update({text: nltk.word_tokenize(text) for text in predictions})
+        azure_tokens = {text: nltk_tokenize(text) for text in predictions + [group[0] for group in references]}
         examples = {}
         for order in (1, 2, 3, 4):
             examples[f"deepeval-bleu{order}"] = [Scorer.sentence_bleu_score(group, prediction, f"bleu{order}")
@@ -79,14 +88,18 @@ def main():
         for name, function in (("helm-bleu-1", bleu_1), ("helm-bleu-4", bleu_4)):
             examples[name] = [max(function(gold, prediction) for gold in group)
                               for prediction, group in zip(predictions, references)]
+        evaluator = BleuScoreEvaluator()
+        examples["azure"] = [evaluator(response=prediction, ground_truth=group[0])["bleu_score"]
+                             for prediction, group in zip(predictions, references)]
         means = {}
         for name, scores in examples.items():
             total = 0.0
             for score in scores:
                 total += score
             means[name] = total / len(scores)
-        made.append({**case, "tokens": tokens, "examples": examples, "means": means})
-    versions = {package: version(package) for package in ("deepeval", "crfm-helm", "nltk")}
+        made.append({**case, "tokens": tokens, "azure_tokens": azure_tokens, "examples": examples, "means": means,
+                     "azure_mean": float(pandas.Series(examples["azure"]).mean())})
+    versions = {package: version(package) for package in ("deepeval", "crfm-helm", "azure-ai-evaluation", "nltk")}
     with gzip.open(arguments.out, "wt", encoding="utf-8") as file:
         json.dump({"seed": SEED, "versions": versions, "cases": made}, file, ensure_ascii=False)
     print(f"wrote {len(made)} cases to {arguments.out} ({versions}; deepeval {deepeval.__version__})")
