@@ -1,19 +1,12 @@
 """NLTK's ``word_tokenize``, as HELM, DeepEval and Azure AI Evaluation split text before NLTK's
-``sentence_bleu``.
-
-``word_tokenize(text)`` first splits the text into sentences with Punkt, trained on English, then
-splits each sentence with NLTK's improved Treebank tokenizer. The sentence split matters: the
-Treebank split parts a period from a word only at the end of its text, so "world. How" keeps
-"world." whole unless Punkt has ended a sentence after it. The installed NLTK does both splits
-(the ``nltk`` extra). Punkt's English parameters, which NLTK downloads as ``punkt_tab``, are
-carried here (``punkt_english/``, MIT, as nltk_data publishes them): the tokenizer runs offline,
-and never downloads.
-
-Azure AI Evaluation's ``nltk_tokenize`` splits a string with ``word_tokenize`` where it is ASCII,
-and with NLTK's NIST tokenizer (``international_tokenize``) where it is not: one "é" or curly quote
-switches that string. The NIST tokenizer reads Perl's Unicode property lists (NLTK's
-``perluniprops``, Unicode 7.0), carried here too (``perluniprops/``) and handed to NLTK as it first
-loads the tokenizer.
+``sentence_bleu``: Punkt's English sentences, each split by NLTK's improved Treebank tokenizer
+(which parts a period from a word only at the end of its text, so "world. How" keeps "world." whole
+unless Punkt ends a sentence there). The installed NLTK splits (the ``nltk`` extra); Punkt's English
+parameters, which NLTK downloads as ``punkt_tab``, are carried here (``punkt_english/``, MIT): the
+split runs offline, and never downloads. Azure's ``nltk_tokenize`` takes ``word_tokenize`` on an
+ASCII string, and NLTK's NIST ``international_tokenize`` on any other (one "é" switches it), which
+reads Perl's Unicode property lists (NLTK's ``perluniprops``, Unicode 7.0), carried here too
+(``perluniprops/``) and handed to NLTK as it first loads that tokenizer.
 """
 
 import functools
@@ -21,7 +14,7 @@ import importlib.resources
 import re
 import sys
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..registry import install_command
 from .registry import DearCharacters, Needs, Price, Tokenizer
@@ -65,13 +58,19 @@ def _splitters() -> "tuple[PunktSentenceTokenizer, NLTKWordTokenizer]":
     from nltk.tokenize import NLTKWordTokenizer
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
-    return PunktSentenceTokenizer(punkt_english()), NLTKWordTokenizer()
+    return PunktSentenceTokenizer(punkt_english()), _unguarded(NLTKWordTokenizer())
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _words(line: str) -> tuple[str, ...]:
+    # Remembered: "Which BLEU?" splits each text for DeepEval's presets and again for Azure's.
+    sentences, words = _splitters()
+    return tuple(token for sentence in sentences.tokenize(line) for token in words.tokenize(sentence))
 
 
 def tokenize_nltk_words(line: str) -> list[str]:
     """NLTK's ``word_tokenize(line)``: Punkt's English sentences, each split by NLTK's Treebank tokenizer."""
-    sentences, words = _splitters()
-    return [token for sentence in sentences.tokenize(line) for token in words.tokenize(sentence)]
+    return list(_words(line))
 
 
 # Each sentence that Punkt ends costs about 150 µs: the Treebank split's forty passes over it, and Punkt's own.
@@ -102,38 +101,45 @@ def _nist() -> "NISTTokenizer":
             nltk.corpus.perluniprops = downloaded
     from nltk.tokenize.nist import NISTTokenizer
 
-    return _on_python_re(NISTTokenizer())
+    return _unguarded(NISTTokenizer())
 
 
 # What Python's re and the regex module read differently: \w, \s, \d and \b (their Unicode tables
 # differ: re's \s takes U+001C, regex's \w a combining accent) and case folding.
 _ENGINE_BOUND = re.compile(r"\\[wWsSdDbB]|\(\?[a-zA-Z]*i")
+Splitter = TypeVar("Splitter")
 
 
-def _on_python_re(tokenizer: "NISTTokenizer") -> "NISTTokenizer":
-    """The tokenizer, its patterns that Python's re reads as the regex module does compiled by re:
-    NLTK runs each of its patterns through regex under a timeout (its guard against patterns that
-    backtrack without end, which these do not), 40 times slower on the NIST tokenizer's classes of
-    thousands of characters. Set on this instance alone; its own methods run them."""
+def _unguarded(tokenizer: Splitter) -> Splitter:
+    """The tokenizer, its patterns compiled again without NLTK's guard: NLTK runs each pattern
+    through the regex module under a timeout (against patterns that backtrack without end, which
+    its tokenizers' own do not), which costs the Treebank split half its time, and regex takes 40
+    times as long as Python's re on the NIST tokenizer's classes of thousands of characters. Each
+    pattern that re reads as regex does goes to re, every other to regex itself, with its flags:
+    the same matches. Set on this instance alone; its own methods run them."""
     for name in dir(type(tokenizer)):
         if name.isupper():
-            setattr(tokenizer, name, _plain(getattr(tokenizer, name)))
+            setattr(tokenizer, name, _compiled(getattr(tokenizer, name)))
     return tokenizer
 
 
-def _plain(value: object) -> object:
-    """A pattern (or a list or tuple of them, with their replacements) on Python's re, where it reads alike."""
+def _compiled(value: object) -> object:
+    """A pattern (or a list or tuple of them, with their replacements) compiled as ``_unguarded`` says."""
+    import regex  # loaded with NLTK's tokenizers, as the command line's --help needs none
+
     if isinstance(value, (list, tuple)):
-        return type(value)(_plain(one) for one in value)
+        return type(value)(_compiled(one) for one in value)
     pattern, flags = getattr(value, "pattern", None), getattr(value, "flags", None)
-    if not isinstance(pattern, str) or not isinstance(flags, int) or flags & re.I or _ENGINE_BOUND.search(pattern):
+    if not isinstance(pattern, str) or not isinstance(flags, int):
         return value
-    try:
-        with warnings.catch_warnings():  # a class that lists "[" and ":" side by side warns of nested sets to come
-            warnings.simplefilter("ignore", FutureWarning)
-            return re.compile(pattern, flags & (re.M | re.S | re.X | re.U))
-    except re.error:
-        return value
+    if not flags & re.I and not _ENGINE_BOUND.search(pattern):
+        try:
+            with warnings.catch_warnings():  # a class that lists "[" and ":" side by side warns of sets to come
+                warnings.simplefilter("ignore", FutureWarning)
+                return re.compile(pattern, flags & (re.M | re.S | re.X | re.U))
+        except re.error:  # a construct re lacks (a possessive quantifier before Python 3.11)
+            pass
+    return regex.compile(pattern, flags)
 
 
 def tokenize_azure(line: str) -> list[str]:

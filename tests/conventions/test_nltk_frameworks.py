@@ -9,15 +9,18 @@ token, repeated words, several references): the frameworks' split of every text,
 each example's score and the mean, float for float. The splits run offline, on the Punkt
 parameters and Perl property lists that exactbleu carries, which are NLTK's own."""
 
+import functools
 import gzip
 import hashlib
 import json
 
+import hypothesis
+import hypothesis.strategies as st
 import numpy as np
 import pytest
+from conftest import ROOT
 
 import exactbleu
-from conftest import ROOT
 from exactbleu.cli import main
 from exactbleu.tokenizers import nltk_words
 from exactbleu.tokenizers.nltk_words import tokenize_azure, tokenize_nltk_words
@@ -59,6 +62,37 @@ def test_the_split_is_word_tokenizes_token_for_token():
     assert {text: tokenize_nltk_words(text) for text in texts} == texts
 
 
+# The characters where Python's re and the regex module part ways (\s, \w, \d, case folding), beside those
+# NLTK's splits act on: the patterns exactbleu compiles again without NLTK's guard must split as NLTK's own.
+ALPHABET = [*"aAbBcCnNtTsSdDmMlLrReEvV019 .,;:!?'\"`()[]{}<>-$%&@#*/\\_",
+            "\x1c", "\x1d", "\x1f", "\x85", "\u0301", "\u203f", "\u00b2", "\u0660", "\u1680", "\u200b", "\u212a",
+            "\u017f", "\u0130", "é", "ß", "«", "»", "“", "”", "‘", "’", "„", "—", "–", "…", "\u00a0", "\t", "\n", "日",
+            "€", "²"]
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.example("x.\x1c")  # re's \s takes U+001C, regex's does not: on re, "x." would lose its period
+@hypothesis.example("it's\x1c")
+@hypothesis.given(st.lists(st.sampled_from([*ALPHABET, "n't", "'s", "can", "not", "gonna", "Mr.", "U.S.", "..."]),
+                           max_size=40).map("".join))
+def test_the_splits_are_nltks_own_on_any_text(text):
+    punkt, words, nist = nltks_own()
+    assert tokenize_nltk_words(text) == [token for one in punkt.tokenize(text) for token in words.tokenize(one)]
+    assert tokenize_azure(text) == (tokenize_nltk_words(text) if text.isascii() else nist.international_tokenize(text))
+
+
+@functools.cache
+def nltks_own():
+    """NLTK's own splitters, their patterns under NLTK's guard, as they come."""
+    from nltk.tokenize import NLTKWordTokenizer
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    tokenize_azure("é")  # NLTK's NIST module, loaded on the carried lists
+    from nltk.tokenize.nist import NISTTokenizer
+
+    return PunktSentenceTokenizer(nltk_words.punkt_english()), NLTKWordTokenizer(), NISTTokenizer()
+
+
 def test_azures_split_is_its_nltk_tokenize_token_for_token():
     import nltk.corpus
 
@@ -78,6 +112,7 @@ def test_the_split_reads_no_nltk_data(monkeypatch):
     monkeypatch.setattr(nltk.data, "find", refused)
     monkeypatch.setattr(nltk.data, "load", refused)
     nltk_words._splitters.cache_clear()
+    nltk_words._words.cache_clear()
     assert tokenize_nltk_words("Mr. Smith arrived. He didn't stay.") == \
         ["Mr.", "Smith", "arrived", ".", "He", "did", "n't", "stay", "."]
 
@@ -116,7 +151,7 @@ def test_helms_best_reference_is_chosen_per_instance_and_carried():
     counted = exactbleu.statistics(predictions, references, "helm-bleu-1")
     assert exactbleu.score(counted, "helm-bleu-1")["bleu"] == case["means"]["helm-bleu-1"]
     assert exactbleu.score(counted[:3] + counted[3:], "helm-bleu-1")["bleu"] == case["means"]["helm-bleu-1"]
-    with pytest.raises(ValueError, match="keep_references='best:weights=.1.0, 0.0, 0.0, 0.0."):
+    with pytest.raises(ValueError, match=r"keep_references='best:weights=.1.0, 0.0, 0.0, 0.0."):
         exactbleu.score(counted, "helm-bleu-4")  # chosen by bleu_1's score: another reference may be bleu_4's best
     one = exactbleu.sentence_bleu(predictions[0], references[0], "helm-bleu-1")
     assert one["bleu"] == case["examples"]["helm-bleu-1"][0]
