@@ -61,16 +61,10 @@ def _splitters() -> "tuple[PunktSentenceTokenizer, NLTKWordTokenizer]":
     return PunktSentenceTokenizer(punkt_english()), _unguarded(NLTKWordTokenizer())
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _words(line: str) -> tuple[str, ...]:
-    # Remembered: "Which BLEU?" splits each text for DeepEval's presets and again for Azure's.
-    sentences, words = _splitters()
-    return tuple(token for sentence in sentences.tokenize(line) for token in words.tokenize(sentence))
-
-
 def tokenize_nltk_words(line: str) -> list[str]:
     """NLTK's ``word_tokenize(line)``: Punkt's English sentences, each split by NLTK's Treebank tokenizer."""
-    return list(_words(line))
+    sentences, words = _splitters()
+    return [token for sentence in sentences.tokenize(line) for token in words.tokenize(sentence)]
 
 
 # Each sentence that Punkt ends costs about 150 µs: the Treebank split's forty passes over it, and Punkt's own.
@@ -115,8 +109,9 @@ def _unguarded(tokenizer: Splitter) -> Splitter:
     through the regex module under a timeout (against patterns that backtrack without end, which
     its tokenizers' own do not), which costs the Treebank split half its time, and regex takes 40
     times as long as Python's re on the NIST tokenizer's classes of thousands of characters. Each
-    pattern that re reads as regex does goes to re, every other to regex itself, with its flags:
-    the same matches. Set on this instance alone; its own methods run them."""
+    guarded pattern that re reads as regex does goes to re, every other to regex itself, with its
+    flags, and those NLTK compiles with re stay: the same matches. Set on this instance alone; its
+    own methods run them."""
     for name in dir(type(tokenizer)):
         if name.isupper():
             setattr(tokenizer, name, _compiled(getattr(tokenizer, name)))
@@ -130,8 +125,8 @@ def _compiled(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return type(value)(_compiled(one) for one in value)
     pattern, flags = getattr(value, "pattern", None), getattr(value, "flags", None)
-    if not isinstance(pattern, str) or not isinstance(flags, int):
-        return value
+    if isinstance(value, re.Pattern) or not isinstance(pattern, str) or not isinstance(flags, int):
+        return value  # one of re's already (the Treebank split's contractions), or no pattern
     if not flags & re.I and not _ENGINE_BOUND.search(pattern):
         try:
             with warnings.catch_warnings():  # a class that lists "[" and ":" side by side warns of sets to come

@@ -73,6 +73,7 @@ ALPHABET = [*"aAbBcCnNtTsSdDmMlLrReEvV019 .,;:!?'\"`()[]{}<>-$%&@#*/\\_",
 @hypothesis.settings(max_examples=300, deadline=None)
 @hypothesis.example("x.\x1c")  # re's \s takes U+001C, regex's does not: on re, "x." would lose its period
 @hypothesis.example("it's\x1c")
+@hypothesis.example("\u0301gonna")  # a contraction's pattern is re's in NLTK: on regex, the accent would join "gonna"
 @hypothesis.given(st.lists(st.sampled_from([*ALPHABET, "n't", "'s", "can", "not", "gonna", "Mr.", "U.S.", "..."]),
                            max_size=40).map("".join))
 def test_the_splits_are_nltks_own_on_any_text(text):
@@ -112,7 +113,6 @@ def test_the_split_reads_no_nltk_data(monkeypatch):
     monkeypatch.setattr(nltk.data, "find", refused)
     monkeypatch.setattr(nltk.data, "load", refused)
     nltk_words._splitters.cache_clear()
-    nltk_words._words.cache_clear()
     assert tokenize_nltk_words("Mr. Smith arrived. He didn't stay.") == \
         ["Mr.", "Smith", "arrived", ".", "He", "did", "n't", "stay", "."]
 
