@@ -13,6 +13,7 @@ import functools
 import importlib.resources
 import re
 import sys
+import threading
 import warnings
 from typing import TYPE_CHECKING, TypeVar
 
@@ -79,6 +80,9 @@ class _PerlUniProps:
         return list(_carried("perluniprops", f"{category}.txt").strip())
 
 
+_LOADING = threading.Lock()  # the counting threads may each first split with Azure's tokenizer at once
+
+
 @functools.cache
 def _nist() -> "NISTTokenizer":
     """NLTK's NIST tokenizer, its class built on the carried property lists: NLTK's module reads
@@ -86,13 +90,14 @@ def _nist() -> "NISTTokenizer":
     lists only while it imports (an NLTK that loaded it already keeps its own, the same lists)."""
     import nltk.corpus
 
-    if "nltk.tokenize.nist" not in sys.modules:
-        downloaded = nltk.corpus.perluniprops
-        nltk.corpus.perluniprops = _PerlUniProps()
-        try:
-            import nltk.tokenize.nist
-        finally:
-            nltk.corpus.perluniprops = downloaded
+    with _LOADING:  # one swap at a time, so that each puts back NLTK's own loader
+        if "nltk.tokenize.nist" not in sys.modules:
+            downloaded = nltk.corpus.perluniprops
+            nltk.corpus.perluniprops = _PerlUniProps()
+            try:
+                import nltk.tokenize.nist
+            finally:
+                nltk.corpus.perluniprops = downloaded
     from nltk.tokenize.nist import NISTTokenizer
 
     return _unguarded(NISTTokenizer())

@@ -13,6 +13,8 @@ import functools
 import gzip
 import hashlib
 import json
+import subprocess
+import sys
 
 import hypothesis
 import hypothesis.strategies as st
@@ -92,6 +94,23 @@ def nltks_own():
     from nltk.tokenize.nist import NISTTokenizer
 
     return PunktSentenceTokenizer(nltk_words.punkt_english()), NLTKWordTokenizer(), NISTTokenizer()
+
+
+def test_threads_that_first_split_at_once_leave_nltks_own_loader_in_place():
+    """In a new process, where NLTK's NIST module is not loaded yet: eight threads split text beyond
+    ASCII at once, as the counting threads may; each gets the tokens, and NLTK's loader is back."""
+    program = (
+        "import threading, nltk.corpus\n"
+        "loader = nltk.corpus.perluniprops\n"
+        "from exactbleu.tokenizers.nltk_words import tokenize_azure\n"
+        "got = []\n"
+        "threads = [threading.Thread(target=lambda: got.append(tokenize_azure('Ünï x-y'))) for _ in range(8)]\n"
+        "[thread.start() for thread in threads]\n"
+        "[thread.join() for thread in threads]\n"
+        "assert got == [['Ü', 'n', 'ï', 'x', '-', 'y']] * 8, got\n"
+        "assert nltk.corpus.perluniprops is loader\n")
+    finished = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
 
 
 def test_azures_split_is_its_nltk_tokenize_token_for_token():
