@@ -28,6 +28,7 @@ from .inputs import (
     ignored_ids,
     kind_of,
     reference_columns,
+    reference_counts,
 )
 from .options import Settings, counted_orders, counted_with, for_token_ids
 from .registry import did_you_mean
@@ -151,8 +152,7 @@ def _best_references(corpus: Corpus, settings: Settings, run: Run) -> Statistics
         better = scores > best[standing]
         chosen[standing[better]] = counted.array[better]
         best[standing[better]] = scores[better]
-    counts = [len(group) for group in corpus.references] if corpus.kind == "text" else corpus.references.groups.tolist()
-    return Statistics(chosen, counted_orders(settings), counts, counted_with(settings))
+    return Statistics(chosen, counted_orders(settings), reference_counts(corpus), counted_with(settings))
 
 
 def self_rows(texts: Texts, settings: Settings, threads: int | None = None) -> Statistics:

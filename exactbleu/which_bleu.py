@@ -23,7 +23,7 @@ from .counting.corpus import count
 from .counting.engine import reference_lengths
 from .counting.ngrams import tokens_of_text
 from .dispatch import corpus_statistics
-from .inputs import Corpus, corpus_of, starts_of, with_references_kept
+from .inputs import Corpus, corpus_of, reference_counts, starts_of, with_references_kept
 from .inputs.ids import TokenIds
 from .options import (
     COCO,
@@ -231,7 +231,7 @@ class _Counter:
         ids = corpus.kind == "ids"  # tokens already: every tokenizing is this one
         self.texts = [] if ids else [*corpus.predictions, *(one for group in corpus.references for one in group)]
         self.strip_changes = any(text != text.rstrip() for text in self.texts)
-        self.counts = corpus.references.groups.tolist() if ids else [len(group) for group in corpus.references]
+        self.counts = reference_counts(corpus)
         self.tokens: dict[Any, Corpus] = {}
         self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
         self.statistics: dict[CountedWith, Statistics] = {}

@@ -6,7 +6,7 @@ references its rule keeps. Everything past it trusts its inputs, and chooses by 
 
 from typing import Any
 
-from .corpus import Checked, Corpus, Kind, Texts, reference_columns, with_references_kept
+from .corpus import Checked, Corpus, Kind, Texts, reference_columns, reference_counts, with_references_kept
 from .groups import Groups, group_sizes, located, starts_of
 from .ids import (
     TokenIds,
@@ -94,6 +94,7 @@ __all__ = [
     "ignored_ids",
     "kind_of",
     "reference_columns",
+    "reference_counts",
     "starts_of",
     "with_references_kept",
 ]

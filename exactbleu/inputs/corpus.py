@@ -75,10 +75,7 @@ def reference_columns(corpus: Corpus) -> list[tuple[Corpus, np.ndarray]]:
     j among a prediction's references, the predictions that have a j-th reference, each with that
     one alone, and where those predictions stand in the corpus (text or token ids as lists or
     arrays; ``with_references_kept`` refuses tensors before, the boundary a prediction without one)."""
-    if corpus.kind == "text":
-        groups = np.array([len(group) for group in corpus.references], dtype=np.int64)
-    else:
-        groups = corpus.references.groups
+    groups = np.array(reference_counts(corpus), dtype=np.int64)
     columns = []
     for place in range(int(groups.max()) if len(groups) else 0):
         standing = np.flatnonzero(groups > place)
@@ -102,15 +99,20 @@ def _segments(texts: TokenIds, chosen: np.ndarray) -> TokenIds:
     return TokenIds(texts.ids[np.repeat(kept, texts.lengths)], texts.lengths[chosen])
 
 
+def reference_counts(corpus: Corpus) -> list[int]:
+    """How many references each prediction of a corpus has (tensors: as ``_tensor_reference_counts``
+    reads them)."""
+    if corpus.kind == "text":
+        return [len(group) for group in corpus.references]
+    if isinstance(corpus.references, TokenIds):
+        groups = corpus.references.groups
+        return [] if groups is None else groups.tolist()
+    return _tensor_reference_counts(corpus.references)
+
+
 def _one_reference_each(corpus: Corpus) -> Corpus:
     """The corpus, where each prediction has one reference (else a ValueError)."""
-    if corpus.kind == "text":
-        counts = [len(group) for group in corpus.references]
-    elif isinstance(corpus.references, TokenIds):
-        groups = corpus.references.groups
-        counts = [] if groups is None else groups.tolist()
-    else:
-        counts = _tensor_reference_counts(corpus.references)
+    counts = reference_counts(corpus)
     several = next((number for number, count in enumerate(counts) if count != 1), None)
     if several is not None:
         raise ValueError(f"keep_references='one' takes one reference a prediction, as t2t-bleu's bleu_wrapper reads "

@@ -18,7 +18,7 @@ import warnings
 from typing import TYPE_CHECKING, TypeVar
 
 from ..registry import install_command
-from .registry import DearCharacters, Needs, Price, Tokenizer
+from .registry import DearCharacters, Needs, Price, Tokenizer, fixed
 
 if TYPE_CHECKING:
     from nltk.tokenize.destructive import NLTKWordTokenizer
@@ -67,10 +67,6 @@ def tokenize_nltk_words(line: str) -> list[str]:
     sentences, words = _splitters()
     return [token for sentence in sentences.tokenize(line) for token in words.tokenize(sentence)]
 
-
-# Each sentence that Punkt ends costs about 150 µs: the Treebank split's forty passes over it, and Punkt's own.
-SENTENCE_ENDS = DearCharacters("sentence ends (. ? !)",
-                               lambda text: text.count(".") + text.count("?") + text.count("!"))
 
 class _PerlUniProps:
     """What NLTK's NIST tokenizer reads of ``nltk.corpus.perluniprops``: a category's characters,
@@ -151,15 +147,19 @@ def tokenize_azure(line: str) -> list[str]:
     return tokens
 
 
+# Each sentence that Punkt ends costs about 150 µs: the Treebank split's forty passes over it, and
+# Punkt's own. Azure's split costs no more: beyond ASCII, NLTK's NIST tokenizer costs less.
+SENTENCE_ENDS = DearCharacters("sentence ends (. ? !)",
+                               lambda text: text.count(".") + text.count("?") + text.count("!"))
+_PRICE = Price(character=1.2e-6, line=80e-6, dear=150e-6, dear_characters=SENTENCE_ENDS)
+_NEEDS = Needs(("nltk",), "NLTK", install_command("nltk"))
+
 TOKENIZER = Tokenizer(
-    "nltk-words", lambda settings: tokenize_nltk_words,
+    "nltk-words", fixed(tokenize_nltk_words),
     "NLTK's `word_tokenize` (English Punkt sentences, then its Treebank split), as HELM, DeepEval and Azure AI "
-    "Evaluation tokenize",
-    Price(character=1.2e-6, line=80e-6, dear=150e-6, dear_characters=SENTENCE_ENDS),
-    rstrip=False, needs=Needs(("nltk",), "NLTK", install_command("nltk")), script="NLTK word_tokenize")
+    "Evaluation tokenize", _PRICE, rstrip=False, needs=_NEEDS, script="NLTK word_tokenize")
 AZURE = Tokenizer(
-    "azure", lambda settings: tokenize_azure,
+    "azure", fixed(tokenize_azure),
     "Azure AI Evaluation's `nltk_tokenize`: NLTK's `word_tokenize` on an ASCII string, its NIST "
-    "`international_tokenize` on any other",
-    Price(character=1.2e-6, line=80e-6, dear=150e-6, dear_characters=SENTENCE_ENDS),
-    rstrip=False, needs=Needs(("nltk",), "NLTK", install_command("nltk")), script="Azure AI Evaluation nltk_tokenize")
+    "`international_tokenize` on any other", _PRICE, rstrip=False, needs=_NEEDS,
+    script="Azure AI Evaluation nltk_tokenize")
