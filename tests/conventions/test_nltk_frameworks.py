@@ -193,7 +193,9 @@ def test_what_cannot_keep_the_best_reference_refuses():
         exactbleu.corpus_bleu([[1, 2], [3]], [[[1, 2]], []], "helm-bleu-1")
 
 
-@pytest.mark.parametrize("preset", ["deepeval-bleu2", "helm-bleu-1", "azure"])
+@pytest.mark.parametrize("preset", ["deepeval-bleu2", "helm-bleu-1", "azure"] + [  # the rest: the slow tier
+    pytest.param(preset, marks=pytest.mark.slow) for preset in ("deepeval-bleu1", "deepeval-bleu3", "deepeval-bleu4",
+                                                                "helm-bleu-4")])
 def test_which_bleu_names_the_framework_for_its_number(preset):
     case = next(case for case in CASES if len(case["predictions"]) == 20 and max(map(len, case["references"])) > 1)
     references = [group[:1] for group in case["references"]] if preset in FIRST_REFERENCES else case["references"]
