@@ -71,9 +71,8 @@ def corpus_bleu(predictions: Any, references: Sequence[Any] | None, preset: Pres
             of ``predictions[i]``), or one reference string each. sacrebleu's layout, one list per
             reference set, is ``exactbleu.compat``'s. Token ids: one segment or a list of them per
             prediction, or a 2-D or 3-D array.
-        preset: "default" (HF's ``bleu``; "hf" is the same), "sacrebleu" or "nltk"; or the
-            ``Settings`` of ``resolve_settings``.
-        ignore_ids: token ids to drop before scoring, such as padding and end-of-sequence.
+        preset: a name in ``PRESETS`` ("default" is HF's ``bleu``), or ``resolve_settings``'s ``Settings``.
+        ignore_ids: token ids to drop before scoring, such as padding (``pad``, ``eos``, ``unk``: fairseq's rules).
         threads, max_tokens, cache: how counting runs, which changes no score (``counting.Run``).
         **options: any option of ``OPTIONS``.
     Raises:
@@ -94,9 +93,10 @@ def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "defa
     effective order unless ``effective_order`` is given, as ``sacrebleu.sentence_bleu`` has it."""
     settings = for_sentences(resolve_settings(preset, **options))
     check_whole_corpus(settings, "sentence_bleu")
-    if not isinstance(prediction, str) and kind_of([prediction]) != "text":  # token ids: a corpus of one
+    kind = "text" if isinstance(prediction, str) else kind_of([prediction])
+    settings = settings_for(kind, settings)
+    if kind != "text":  # token ids: a corpus of one
         corpus = corpus_of([prediction], [references], keep=settings.statistics.keep_references)
-        settings = settings_for(corpus.kind, settings)
         return result_of_statistics(corpus_statistics(corpus, settings), settings)
     prediction, references = check_segment(prediction, references)
     rule = settings.statistics.keep_references
@@ -104,8 +104,7 @@ def sentence_bleu(prediction: Any, references: Any, preset: PresetChoice = "defa
         references = with_references_kept(Corpus([prediction], [references], "text"), rule).references[0]
     if settings.output.adds_keys or rule == "best":
         return result_of_statistics(corpus_statistics(Corpus([prediction], [references], "text"), settings), settings)
-    # HF's six keys of one segment of text: the shortest path, the definition's row read as the sums
-    # of a corpus of one, scored by the arithmetic's one-sum form.
+    # HF's six keys of one segment of text, the shortest path: its row by the definition, scored as sums.
     return result_of_sums(sentence_sums(prediction, references, settings), settings)
 
 
@@ -237,7 +236,8 @@ def count_tokens(texts: Sequence[str], preset: PresetChoice = "default", **optio
     """How many tokens the texts hold under the options' tokenizing: what ``max_tokens`` bounds."""
     if kind_of(texts) != "text":
         raise TypeError("count_tokens counts the tokens of text; token ids are tokens already: len() counts them")
-    return corpus_tokens(checked_texts(texts, "texts").values, resolve_settings(preset, **options))
+    settings = settings_for("text", resolve_settings(preset, **options))  # fairseq's rules for ids refuse text
+    return corpus_tokens(checked_texts(texts, "texts").values, settings)
 
 
 def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetChoice = "default", *,
@@ -252,7 +252,7 @@ def explain(predictions: Any, references: Sequence[Any] | None, preset: PresetCh
     The result is a sequence that works each segment out when it is read (``explained[i]``, a
     slice, or a ``for`` loop that streams them), so any corpus fits in memory one segment at a
     time; inputs and options are checked at once. ``max_tokens`` bounds each segment's tokens."""
-    settings = resolve_settings(preset, **options)
+    settings = settings_for("text", resolve_settings(preset, **options))
     check_no_output_options(settings, "explain")
     check_whole_corpus(settings, "explain")
     max_tokens = Run(max_tokens=max_tokens).checked().max_tokens

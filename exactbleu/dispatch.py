@@ -25,12 +25,14 @@ from .inputs import (
     checked_host_groups,
     checked_host_texts,
     corpus_of,
+    host_corpus,
     ignored_ids,
     kind_of,
+    read_as_fairseq,
     reference_columns,
     reference_counts,
 )
-from .options import Settings, counted_orders, counted_with, for_token_ids
+from .options import Settings, counted_orders, counted_with, for_text, for_token_ids
 from .registry import did_you_mean
 from .scoring import scores_of_rows, several_weight_sets
 from .sufficient_statistics import Statistics
@@ -109,7 +111,7 @@ def checked_groups(texts: object, name: str, ignore_ids: object | None = None) -
 
 def settings_for(kind: Kind, settings: Settings) -> Settings:
     """The settings an input of this kind is counted under: token ids are tokens already."""
-    return settings if kind == "text" else for_token_ids(settings)
+    return for_text(settings) if kind == "text" else for_token_ids(settings)
 
 
 def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> Statistics:
@@ -117,7 +119,13 @@ def corpus_statistics(corpus: Corpus, settings: Settings, run: Run = Run()) -> S
     settings fit for its kind (``settings_for``), counted as ``run`` says (``Run``, checked where
     the public function took it). Tensors are checked on their device and counted there, but for
     those in the CPU's memory under the "numpy" kernels, which the host counts as the same ids, as
-    it counts text and token ids."""
+    it counts text and token ids. Under fairseq's rules for ids (``pad``, ``eos``, ``unk``), the
+    host reads and counts them as fairseq's scorer does (``counting.fairseq_corpus_statistics``)."""
+    tokenize = settings.tokenize
+    if tokenize.id_rules:
+        host = host_corpus(corpus, settings.statistics.keep_references)
+        return counting.fairseq_corpus_statistics(read_as_fairseq(host, tokenize.pad, tokenize.eos, tokenize.unk),
+                                                  settings)
     if settings.statistics.keep_references == "best" and corpus.kind != "tensor":
         return _best_references(corpus, settings, run)
     if corpus.kind == "tensor":

@@ -37,3 +37,7 @@ def packed_token_limit(max_order: int) -> int:
     keys at this order: a segment with more is counted by the plain definition, which costs more
     per token (the Space prices the two apart)."""
     return 1 << max_token_bits(max_order)
+
+# fairseq's scorer holds token ids as C ints (``torch.IntTensor``, libbleu's ``int*``): its pad, eos
+# and unk ids, and the ids it reads, are at most this.
+C_INT_MAX = 2**31 - 1

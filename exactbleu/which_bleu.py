@@ -10,6 +10,7 @@ right-strip (where no text ends in a space) are the same counts, with the settin
 Token ids are tokens already: every dimension but the tokenizer and the case.
 """
 
+import contextlib
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
@@ -23,8 +24,15 @@ from .counting.corpus import count
 from .counting.engine import reference_lengths
 from .counting.ngrams import tokens_of_text
 from .dispatch import corpus_statistics
-from .inputs import Corpus, corpus_of, reference_counts, starts_of, with_references_kept
-from .inputs.ids import TokenIds
+from .inputs import (
+    Corpus,
+    FairseqUnreadableError,
+    TokenIds,
+    corpus_of,
+    reference_counts,
+    starts_of,
+    with_references_kept,
+)
 from .options import (
     COCO,
     HF,
@@ -34,7 +42,6 @@ from .options import (
     REF_LENGTHS,
     SACREBLEU,
     SMOOTHING,
-    Preset,
     Settings,
     TokenizeSettings,
     arithmetic_of,
@@ -43,6 +50,7 @@ from .options import (
     for_token_ids,
     resolve_settings,
     signature,
+    tools_for,
 )
 from .scoring import rows_scored_once
 from .sufficient_statistics import CountedWith, Statistics
@@ -121,10 +129,12 @@ def conventions(predictions: Sequence[str], references: Sequence[Any], *, langua
                                 tokens = {} if ids else {"tokenizer": tokenizer, "lowercase": lowercase}
                                 options = {**tokens, "ref_length": ref_length, "keep_references": keep, **smoothing}
                                 rows += _scored(counter, preset, scale, options)
-        if tokenizers is None and not ids:  # each script as it runs, with its -lc (or t2t's case_sensitive)
-            for script, options in _scripts(language, max(groups)):
+        if tokenizers is None:  # each tool as it runs, with its -lc (or t2t's case_sensitive)
+            for script, options in tools_for(language, max(groups), ids):
                 for lowercase in (False, True) if script.lowercases else (False,):
-                    rows += _scored(counter, script.name, script.scale or 100, {**options, "lowercase": lowercase})
+                    given = {} if ids else {**options, "lowercase": lowercase}
+                    with contextlib.suppress(FairseqUnreadableError):  # fairseq has none for an empty segment: no row
+                        rows += _scored(counter, script.name, script.scale or 100, given)
     # The fewest departures first; among as many, what a named tool prints (a preset's own number, or a
     # script's with its flags) before a combination of options that no tool uses.
     return sorted(rows, key=lambda row: (row.departures, row.departures > 0 and not PRESETS[row.preset].script))
@@ -195,26 +205,6 @@ def convention_tokenizers(language: str | None = None, tokenizers: Sequence[str]
     return list(names.values())
 
 
-def _scripts(language: str | None, most_references: int) -> list[tuple[Preset, dict[str, object]]]:
-    """The scripts' presets that run on this data, here, with their options: tokenizer.perl's need the
-    language (and sacremoses' prefixes), get_ende_bleu.sh's is German, t2t-bleu takes one reference."""
-    found = []
-    for script in PRESETS.values():
-        options = dict(script.options)
-        if not script.script or (script.language and script.language != language) or (
-                most_references > 1 and options.get("keep_references") == "one"):
-            continue
-        tokenizer = TOKENIZERS[str(options["tokenizer"])]
-        if tokenizer.missing():
-            continue
-        if any(setting.name == "lang" for setting in tokenizer.settings):
-            if language is None:
-                continue
-            options["lang"] = language
-        found.append((script, options))
-    return found
-
-
 def _smoothings(arithmetic: str) -> list[dict[str, object]]:
     """The smoothing options of an arithmetic: HF's flag; the methods the registry declares for the others."""
     if arithmetic == HF:
@@ -248,8 +238,9 @@ class _Counter:
 
     def _relabelled(self, settings: Settings, named: CountedWith) -> Statistics:
         tokenize = settings.tokenize if self.strip_changes else dataclasses.replace(settings.tokenize, rstrip=True)
-        if settings.statistics.keep_references == "best":  # each reference scored alone (HELM's presets)
-            best = corpus_statistics(self._token_ids(tokenize), dataclasses.replace(settings, tokenize=_ANY_TOKENIZING))
+        if settings.statistics.keep_references == "best" or tokenize.id_rules:  # HELM's best; ids as fairseq reads
+            alone = settings if tokenize.id_rules else dataclasses.replace(settings, tokenize=_ANY_TOKENIZING)
+            best = corpus_statistics(self._token_ids(tokenize), alone)  # fairseq's may refuse them: no row
             return Statistics(best.array, best.orders, best.references, named)
         key = (tokenize, settings.statistics.keep_references)
         if key not in self.counted:

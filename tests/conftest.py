@@ -92,10 +92,18 @@ def import_evaluate_without_its_evaluators():
             del sys.modules[name]
 
 
+# The docs whose examples run the MT scripts' own tokenizers, or every convention on a corpus:
+# seconds each, so the slow tier runs them.
+SLOW_DOCS = {"mt-scripts.md", "which-bleu.md"}
+
+
 def pytest_collection_modifyitems(items):
     """The slow tests first, each file's in their order: pytest-xdist's workers then take the long
     ones while there is other work beside them, and end on short ones, so that neither worker is left
     waiting on one long test at the end."""
+    for item in items:
+        if item.path.parent.name == "docs" and item.path.name in SLOW_DOCS:
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

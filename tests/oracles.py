@@ -127,11 +127,11 @@ def random_corpus(segments, seed, references=1):
 # mteval's arithmetic: the scripts' recordings hold those (tests/conventions/test_mt_scripts.py), as CodeXGLUE's
 # evaluator's hold its preset (test_codexglue.py), and DeepEval's, HELM's and Azure's theirs (test_nltk_frameworks.py);
 # pytorch-ignite's, a mean of sentence scores that no harness face resamples, is held to ignite itself in
-# test_ignite.py.
+# test_ignite.py; fairseq's, which scores token ids, to libbleu's recordings (test_fairseq.py).
 SCRIPT_TOKENIZERS = {"multi-bleu": "none", "multi-bleu-detok": "13a"}
 RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14", "codexglue", "ignite",
                  "deepeval-bleu1", "deepeval-bleu2", "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4",
-                 "azure"}
+                 "azure", "fairseq"}
 
 
 def script_bleu(preset, predictions, references):
@@ -234,6 +234,10 @@ VALUES = {
     "spm_model": st.just(None),
     "lowercase": st.booleans(),
     "rstrip": st.booleans(),
+    # fairseq's rules for token ids (text refuses them), mostly left out (None) so that text is scored.
+    "pad": st.sampled_from([None] * 6 + [1, -1]),
+    "eos": st.sampled_from([None] * 6 + [2]),
+    "unk": st.sampled_from([None] * 6 + [3]),
     "max_order": st.integers(1, 6),
     "ref_length": st.sampled_from(["shortest", "closest"]),
     "keep_references": st.sampled_from(["all", "all", "first", "fewest", "one", "most"]),

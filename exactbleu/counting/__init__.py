@@ -2,7 +2,8 @@
 definition, the rest by the numpy ``engine``, which reads token texts as bytes (``reading``), in
 worker ``threads``, with a ``ReferenceCache``); texts against each other become Self-BLEU's rows
 and statistics (``ngrams``, ``self_bleu_statistics``), a BLEU matrix (``matrix_matches``), and
-each source's candidates against its pseudo-references for MBR (``by_source``).
+each source's candidates against its pseudo-references for MBR (``by_source``); token ids as
+fairseq's libbleu counts them (``fairseq_hashes``).
 
 The functions below are what the dispatch calls here, as it calls ``device``'s for tensors.
 """
@@ -24,6 +25,7 @@ from .by_source import (
 )
 from .cache import ReferenceCache
 from .corpus import corpus_tokens, count, sentence_sums
+from .fairseq_hashes import fairseq_statistics
 from .matrix_matches import Scorer, matrix_scores
 from .ngrams import Tokens, tokens_of_ids, tokens_of_text
 from .run import Progress, Run
@@ -34,6 +36,12 @@ from .threads import thread_count
 def corpus_statistics(corpus: Corpus, settings: Settings, run: Run) -> Statistics:
     """The statistics of a corpus of text or token ids (see ``corpus.count``), counted as ``run`` says."""
     return count(corpus.predictions, corpus.references, settings, counted_with(settings), run)
+
+
+def fairseq_corpus_statistics(corpus: Corpus, settings: Settings) -> Statistics:
+    """The statistics of token ids as fairseq's scorer reads them (``inputs.read_as_fairseq``) and
+    libbleu counts them (``fairseq_hashes``)."""
+    return fairseq_statistics(corpus.predictions, corpus.references, counted_orders(settings), counted_with(settings))
 
 
 def _tokens(texts: Texts, settings: Settings) -> Tokens:
@@ -103,6 +111,7 @@ __all__ = [
     "aggregated_utilities",
     "corpus_statistics",
     "corpus_tokens",
+    "fairseq_corpus_statistics",
     "matrix",
     "pairwise_utilities",
     "self_rows",

@@ -7,6 +7,7 @@ references its rule keeps. Everything past it trusts its inputs, and chooses by 
 from typing import Any
 
 from .corpus import Checked, Corpus, Kind, Texts, reference_columns, reference_counts, with_references_kept
+from .fairseq_reading import FairseqUnreadableError, read_as_fairseq
 from .groups import Groups, group_sizes, located, starts_of
 from .ids import (
     TokenIds,
@@ -16,7 +17,7 @@ from .ids import (
     ignored_ids,
     is_token_ids,
 )
-from .tensors import holds_tensor_references, holds_tensors, texts_in
+from .tensors import as_arrays, holds_tensor_references, holds_tensors, texts_in
 from .text import check_inputs, check_texts, reference_lists
 
 
@@ -54,6 +55,22 @@ def corpus_of(predictions: object, references: object, ignore_ids: object | None
     return with_references_kept(corpus, keep)
 
 
+def host_corpus(corpus: Corpus, keep: str) -> Corpus:
+    """A corpus of tensors as the same ids on the host, each row read whole, its padding kept (for
+    fairseq's rules, whose ``pad`` trims it), the references that ``keep`` keeps; other corpora as
+    they are."""
+    if corpus.kind != "tensor":
+        return corpus
+    ignore = None if corpus.ignore_ids is None else corpus.ignore_ids.tolist()
+    references = corpus.references if isinstance(corpus.references, TokenIds) else as_arrays(corpus.references)
+    predictions = check_token_id_texts(as_arrays(corpus.predictions), None if ignore is None else ignored_ids(ignore),
+                                       "predictions")
+    if not isinstance(references, TokenIds):
+        references = check_token_id_references(references, len(predictions),
+                                               None if ignore is None else ignored_ids(ignore))
+    return with_references_kept(Corpus(predictions, references, "ids"), keep)
+
+
 def checked_host_texts(texts: object, name: str, ignore_ids: object | None = None) -> Texts:
     """Check a list of texts, strings or token ids, as Self-BLEU and BLEU matrices take them."""
     if kind_of(texts) == "ids":
@@ -84,6 +101,7 @@ def _no_ignore_ids(ignore_ids: object | None, name: str) -> None:
 __all__ = [
     "Checked",
     "Corpus",
+    "FairseqUnreadableError",
     "Groups",
     "Kind",
     "Texts",
@@ -91,8 +109,10 @@ __all__ = [
     "checked_host_groups",
     "checked_host_texts",
     "corpus_of",
+    "host_corpus",
     "ignored_ids",
     "kind_of",
+    "read_as_fairseq",
     "reference_columns",
     "reference_counts",
     "starts_of",

@@ -115,9 +115,9 @@ def _one_reference_each(corpus: Corpus) -> Corpus:
     counts = reference_counts(corpus)
     several = next((number for number, count in enumerate(counts) if count != 1), None)
     if several is not None:
-        raise ValueError(f"keep_references='one' takes one reference a prediction, as t2t-bleu's bleu_wrapper reads "
-                         f"one reference file, but prediction {several} has {counts[several]}: give one each, or "
-                         f"keep_references='first'")
+        raise ValueError(f"keep_references='one' takes one reference a prediction, as the tools that read one do "
+                         f"(t2t-bleu's bleu_wrapper, Azure's evaluator, fairseq's scorer), but prediction {several} "
+                         f"has {counts[several]}: give one each, or keep_references='first'")
     return corpus
 
 

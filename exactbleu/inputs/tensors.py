@@ -40,3 +40,12 @@ def texts_in(value: object) -> int | None:
         tensor = cast(Any, value)  # a nested tensor has no shape to read: the device's check names it
         return int(tensor.size(0)) if tensor.dim() == 2 and not tensor.is_nested else None
     return len(value) if isinstance(value, (list, tuple)) else None
+
+
+def as_arrays(value: Any) -> Any:
+    """Tensors (one, or lists of them, as given) as numpy arrays of the same ids on the host."""
+    if is_tensor(value):
+        return value.detach().cpu().numpy()
+    if isinstance(value, (list, tuple)):
+        return [as_arrays(one) for one in value]
+    return value

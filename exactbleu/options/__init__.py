@@ -5,7 +5,6 @@ into ``Settings`` over a preset's (``resolution``), named in a signature (``sign
 refused where a function cannot honour them (``refusals``). ``Settings`` are what every later stage
 reads."""
 
-from . import tool_presets  # noqa: F401  (registers the tools' presets, after the library's)
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (
     DECLARED,
@@ -31,6 +30,7 @@ from .refusals import (
     check_corpus_result,
     check_counted_with,
     check_micro,
+    check_no_id_rules,
     check_no_output_options,
     check_references_shown,
     check_whole_corpus,
@@ -38,6 +38,7 @@ from .refusals import (
 from .resolution import (
     counted_orders,
     counted_with,
+    for_text,
     for_token_ids,
     resolve_settings,
     resolve_settings_for_language,
@@ -46,6 +47,7 @@ from .signature import SHORT_NAMES, Signature, signature
 from .smoothing import (
     COCO,
     CODEXGLUE,
+    FAIRSEQ,
     HF,
     IGNITE,
     MTEVAL,
@@ -57,11 +59,13 @@ from .smoothing import (
     arithmetic_of,
     smoothing_table,
 )
+from .tool_presets import tools_for  # registers the tools' presets, after the library's
 
 __all__ = [
     "COCO",
     "CODEXGLUE",
     "DECLARED",
+    "FAIRSEQ",
     "HF",
     "IGNITE",
     "MTEVAL",
@@ -92,6 +96,7 @@ __all__ = [
     "check_counted_with",
     "check_int",
     "check_micro",
+    "check_no_id_rules",
     "check_no_output_options",
     "check_number",
     "check_references_shown",
@@ -99,6 +104,7 @@ __all__ = [
     "checked_weight_sets",
     "counted_orders",
     "counted_with",
+    "for_text",
     "for_token_ids",
     "options_table",
     "presets_table",
@@ -107,4 +113,5 @@ __all__ = [
     "signature",
     "smoothing_table",
     "stage_of",
+    "tools_for",
 ]

@@ -39,7 +39,8 @@ def option(default: Any, help: str, flags: tuple[str, ...] = (), cli: dict[str, 
 @dataclasses.dataclass(frozen=True)
 class TokenizeSettings:
     """How a segment becomes tokens: all that the references' statistics depend on, with the order.
-    ``tokenizer_settings`` holds the chosen tokenizer's own settings, checked, by name."""
+    ``tokenizer_settings`` holds the chosen tokenizer's own settings, checked, by name; ``pad``,
+    ``eos`` and ``unk``, how fairseq's scorer reads token ids (``inputs.read_as_fairseq``)."""
 
     tokenizer: TokenizerChoice = option(
         DEFAULT, "a tokenizer of the tokenizers table (`exactbleu.TOKENIZERS`): HF's and sacrebleu's, sacremoses', "
@@ -51,7 +52,19 @@ class TokenizeSettings:
     rstrip: bool | None = option(
         None, "right-strip each segment first: as the tokenizer's library does by default (the tokenizers table's "
         "right-strips column), and in the `\"sacrebleu\"` preset; off for callables", shown_default="by tokenizer")
+    pad: int | None = option(None, "token ids: fairseq's padding id, trimmed from the start and the end of each "
+                             "segment (never its first token); the `\"fairseq\"` preset's is 1")
+    eos: int | None = option(None, "token ids: fairseq's end-of-sentence id, trimmed from the end of each segment "
+                             "(never its first token); the `\"fairseq\"` preset's is 2")
+    unk: int | None = option(None, "token ids: fairseq's unknown-word id, which never matches in a reference; the "
+                             "`\"fairseq\"` preset's is 3")
     tokenizer_settings: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def id_rules(self) -> tuple[tuple[str, int], ...]:
+        """fairseq's rules for token ids that these settings set (``pad``, ``eos``, ``unk``), by name."""
+        return tuple((name, value) for name, value in (("pad", self.pad), ("eos", self.eos), ("unk", self.unk))
+                     if value is not None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,7 +233,8 @@ class Preset:
     that a last line without a line break loses one), or split at each line break, the empty
     text after the last one too (``"split"``). ``lowercases``: whether the script has a
     lowercasing flag; ``language``: the one target language it is for, if any (``conventions``
-    tries each script as it runs, for its language)."""
+    tries each script as it runs, for its language); ``token_ids``: whether the tool scores token
+    ids (fairseq's), where the others score text."""
 
     name: str
     describe: str
@@ -232,6 +246,7 @@ class Preset:
     reads: str = "rstrip"
     lowercases: bool = True
     language: str = ""
+    token_ids: bool = False
 
 
 PRESETS: Registry[Preset] = Registry("preset", lambda preset: preset.name)

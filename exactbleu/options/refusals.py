@@ -1,7 +1,7 @@
 """Refusals: where settings meet a function that cannot honour them, a ValueError that says why,
 rather than a number that no corpus has: output options given where no result is returned,
 references kept by the whole corpus (lm-eval's rule), fewer than all or the best, a mean of sentence scores
-where only sums are, statistics counted under other settings.
+where only sums are, statistics counted under other settings, fairseq's rules for ids where texts meet.
 """
 
 from typing import TYPE_CHECKING, Optional
@@ -31,6 +31,16 @@ def check_all_references(settings: Settings, function: str) -> None:
         raise ValueError(f"{function} scores texts against each other, which have no references of their own to "
                          f"keep: keep_references={keep!r} does not apply (a harness preset sets it); use a preset "
                          f"or keep_references that keeps 'all'")
+
+
+def check_no_id_rules(settings: Settings, function: str) -> None:
+    """A ValueError where fairseq's rules for token ids (``pad``, ``eos``, ``unk``) meet a function
+    that compares texts with each other, which fairseq's scorer never reads."""
+    rules = settings.tokenize.id_rules
+    if rules:
+        named = ", ".join(f"{name}={value}" for name, value in rules)
+        raise ValueError(f"{function} compares texts with each other, which fairseq's scorer never reads: leave out "
+                         f"fairseq's rules for token ids ({named}; the \"fairseq\" preset sets them)")
 
 
 def check_whole_corpus(settings: Settings, what: str) -> None:

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
-from ..limits import MAX_ORDER, MAX_SAMPLES
+from ..limits import C_INT_MAX, MAX_ORDER, MAX_SAMPLES
 from ..registry import did_you_mean, registry_changes
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers, tokenizer_for_language
 from .checks import check_bool, check_int, check_number, checked_weight_sets
@@ -69,6 +69,7 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
     settings = Settings(tokenize=_tokenize(merged), statistics=_statistics(merged, weights),
                         scoring=_scoring(merged, declared, weights), output=_output(merged, weights),
                         given=frozenset(given_options))
+    _check_most_orders(settings)
     if key is not None and _cacheable(settings):
         if len(_RESOLVED) >= _RESOLVED_MOST:
             _RESOLVED.clear()
@@ -178,10 +179,11 @@ def _tokenize(merged: Merged) -> TokenizeSettings:
         check = setting.check or (lambda value, tokenizer: value)
         values.append((name, check(merged.get(name, setting.default), str(tokenizer))))
     rstrip = merged.get("rstrip")
+    ids = {name: check_int(name, merged[name], 0, C_INT_MAX) for name in ("pad", "eos", "unk") if name in merged}
     return TokenizeSettings(tokenizer=cast(TokenizerChoice, tokenizer),  # a name or a callable, as checked
                             lowercase=check_bool("lowercase", merged.get("lowercase", False)),
                             rstrip=rstripped_by_default(tokenizer) if rstrip is None else check_bool("rstrip", rstrip),
-                            tokenizer_settings=tuple(values))
+                            tokenizer_settings=tuple(values), **ids)
 
 
 def _statistics(merged: Merged, weights: tuple[Weights, bool] | None) -> StatisticsSettings:
@@ -252,6 +254,15 @@ def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, boo
                            sentence_effective_order=sentence)
 
 
+def _check_most_orders(settings: Settings) -> None:
+    """A ValueError where the smoothing method's arithmetic scores fewer orders than max_order."""
+    method = settings.scoring.smooth_method
+    most = SMOOTHING[method].most_orders if method is not None else 0
+    if most and settings.statistics.max_order > most:
+        raise ValueError(f"max_order must be at most {most} under smooth_method={method!r}, whose scorer counts "
+                         f"{most} orders, got {settings.statistics.max_order}")
+
+
 def _output(merged: Merged, weights: tuple[Weights, bool] | None) -> OutputSettings:
     """The extra keys of the result, and the bootstrap's samples and seed."""
     n_bootstrap = check_int("n_bootstrap", merged.get("n_bootstrap", 0), 0, MAX_SAMPLES)
@@ -276,7 +287,21 @@ def for_token_ids(settings: Settings) -> Settings:
     if given:
         raise ValueError(f"{given} apply to text, but the predictions are token ids, which are tokens already: "
                          f"leave them out")
-    return dataclasses.replace(settings, tokenize=TokenizeSettings(tokenizer=WORDS, rstrip=True))
+    tokenize = settings.tokenize
+    return dataclasses.replace(settings, tokenize=TokenizeSettings(tokenizer=WORDS, rstrip=True, pad=tokenize.pad,
+                                                                   eos=tokenize.eos, unk=tokenize.unk))
+
+
+def for_text(settings: Settings) -> Settings:
+    """The settings of text: fairseq's rules for token ids (``pad``, ``eos``, ``unk``, the
+    ``"fairseq"`` preset's) refuse it."""
+    rules = settings.tokenize.id_rules
+    if rules:
+        named = ", ".join(f"{name}={value}" for name, value in rules)
+        raise ValueError(f"{named} (fairseq's, as the \"fairseq\" preset sets them) read token ids, as fairseq's "
+                         f"scorer reads its dictionary's ids, but the predictions are text: give token ids (lists "
+                         f"of ints, arrays or tensors)")
+    return settings
 
 
 def counted_orders(settings: Settings) -> int:
@@ -296,8 +321,9 @@ def counted_with(settings: Settings) -> "CountedWith":
         from ..tokenizers import signature_name
 
         tokenize = settings.tokenize
+        rules = "".join(f"+{name}={value}" for name, value in tokenize.id_rules)
         cached = settings.memo["counted_with"] = CountedWith(
-            signature_name(tokenize), tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
+            signature_name(tokenize) + rules, tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
             counted_orders(settings), _kept_by(settings))
     return cached  # type: ignore[return-value]  # what was stored under its name
 

@@ -3,7 +3,7 @@
 sacrebleu's fields come first (``nrefs``, a test's ``bs`` or ``ar`` and its ``seed``, ``case``,
 ``eff``, ``tok``, ``smooth``), then each way the settings depart from sacrebleu's conventions
 (``reflen:shortest``, an ``order`` other than 4 or ``weights``, ``rstrip:no``, ``keep:first`` or
-``keep:fewest``), then ``version``.
+``keep:fewest``, ``avg:macro``, fairseq's ``pad``, ``eos`` and ``unk`` ids), then ``version``.
 """
 
 
@@ -56,6 +56,7 @@ class Signature:
             fields.append(("keep", settings.statistics.keep_references))
         if scoring.average != "micro":
             fields.append(("avg", scoring.average))
+        fields += list(settings.tokenize.id_rules)
         fields.append(("version", f"exactbleu-{__version__}"))
         self.fields = fields
 

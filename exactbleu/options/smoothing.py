@@ -13,16 +13,17 @@ from typing import NamedTuple
 from ..registry import Registry, markdown_table
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE, IGNITE = ("HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor",
-                                                              "mteval", "CodeXGLUE", "ignite")
+HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE, IGNITE, FAIRSEQ = (
+    "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval", "CodeXGLUE", "ignite", "fairseq")
 
 
 class Smoothing(NamedTuple):
     """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``, ``COCO``,
-    ``T2T``, ``MTEVAL``, ``CODEXGLUE`` or ``IGNITE``), the default of its ``smooth_value`` (None: it takes none),
-    what it does, whether sacrebleu's effective order applies to it, the order its statistics count through at least
-    (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), and whether NLTK's
-    ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product)."""
+    ``T2T``, ``MTEVAL``, ``CODEXGLUE``, ``IGNITE`` or ``FAIRSEQ``), the default of its ``smooth_value`` (None: it
+    takes none), what it does, whether sacrebleu's effective order applies to it, the order its statistics count
+    through at least (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), whether NLTK's
+    ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product), and the most
+    orders it scores (0: any; fairseq's libbleu counts four)."""
 
     name: str
     arithmetic: str
@@ -31,6 +32,7 @@ class Smoothing(NamedTuple):
     effective_order: bool = True
     counts_through: int = 0
     weights: bool = True
+    most_orders: int = 0
 
 
 SMOOTHING: Registry[Smoothing] = Registry("smooth_method", lambda method: method.name)
@@ -73,6 +75,9 @@ for _method in (
               "2 on, the totals at least 1", False, weights=False),
     Smoothing("ignite-smooth2", IGNITE, None, "ignite's `smooth2`: adds 1 to matches and totals from order 2 on",
               False, weights=False),
+    # fairseq's --scoring bleu (libbleu's counts, fairseq.scoring.bleu's score), on token ids.
+    Smoothing("fairseq", FAIRSEQ, None, "fairseq's `--scoring bleu`: no smoothing, an order without a match makes the "
+              "score 0; up to 4 orders", False, weights=False, most_orders=4),
 ):
     SMOOTHING.register(_method)
 

@@ -4,6 +4,7 @@ split and arithmetic, and the scripts MT papers printed BLEU with. Each names it
 Registered after the library's own presets (``declared``), in this order.
 """
 
+from ..tokenizers import TOKENIZERS
 from .declared import PRESETS, Preset
 
 # Evaluation frameworks that score an example at a time, each with its own split and arithmetic
@@ -49,6 +50,15 @@ _AZURE = Preset(
                          "keep_references": "one", "average": "macro"},
     script="Azure AI Evaluation BleuScoreEvaluator", scale=1, lowercases=False)
 PRESETS.register(_AZURE)
+# fairseq's --scoring bleu, which scores the dictionary's ids of a whole test set (fairseq-generate).
+_FAIRSEQ = Preset(
+    "fairseq", "fairseq's `--scoring bleu` (`fairseq.scoring.bleu.Scorer` over libbleu, 2025-09-30, 3d262bb) on token "
+    "ids: padding trimmed from the start, end-of-sentence and padding from the end (never the first token), a "
+    "reference's unknown word never matching, with fairseq's ids `pad=1`, `eos=2`, `unk=3` (options); one reference "
+    "each, corpus BLEU times 100", {"tokenizer": "none", "ref_length": "closest", "smooth_method": "fairseq",
+                                     "pad": 1, "eos": 2, "unk": 3, "keep_references": "one"},
+    script="fairseq --scoring bleu", scale=100, lowercases=False, token_ids=True)
+PRESETS.register(_FAIRSEQ)
 # The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
 for _preset in (
     Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "
@@ -85,3 +95,24 @@ for _preset in (
 ):
     PRESETS.register(_preset)
 
+
+def tools_for(language: str | None, most_references: int, ids: bool) -> list[tuple[Preset, dict[str, object]]]:
+    """The tools' presets that run on a corpus (text, or token ids) whose target language is
+    ``language`` (None: not known) and whose predictions have at most ``most_references`` each, here,
+    with their options: tokenizer.perl's need the language (and sacremoses' prefixes),
+    get_ende_bleu.sh's is German, t2t-bleu and fairseq take one reference."""
+    found = []
+    for script in PRESETS.values():
+        options = dict(script.options)
+        if not script.script or script.token_ids != ids or (script.language and script.language != language) or (
+                most_references > 1 and options.get("keep_references") == "one"):
+            continue
+        tokenizer = TOKENIZERS[str(options["tokenizer"])]
+        if tokenizer.missing():
+            continue
+        if any(setting.name == "lang" for setting in tokenizer.settings):
+            if language is None:
+                continue
+            options["lang"] = language
+        found.append((script, options))
+    return found

@@ -26,6 +26,7 @@ from ..options import (
     PresetChoice,
     Settings,
     check_int,
+    check_no_id_rules,
     check_no_output_options,
     check_whole_corpus,
     resolve_settings,
@@ -114,6 +115,7 @@ def _checked_settings(preset: PresetChoice, options: dict[str, Any], pseudo_refe
         raise TypeError(f"pseudo_references must be a list per source, got the string {pseudo_references!r:.80}{named}")
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "mbr")
+    check_no_id_rules(settings, "mbr")
     check_whole_corpus(settings, "mbr")
     if several_weight_sets(settings):
         raise ValueError("mbr takes one set of n-gram weights, got several: a utility needs one score per pair")

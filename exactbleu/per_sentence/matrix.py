@@ -9,7 +9,13 @@ from typing import Any, cast
 from ..counting import Run
 from ..dispatch import checked_texts, matrix, returned, settings_for
 from ..limits import MAX_CELLS
-from ..options import PresetChoice, check_no_output_options, check_whole_corpus, resolve_settings
+from ..options import (
+    PresetChoice,
+    check_no_id_rules,
+    check_no_output_options,
+    check_whole_corpus,
+    resolve_settings,
+)
 from ..scoring import scored_rows_of, scores_of_rows, several_weight_sets
 from ..sufficient_statistics import Statistics
 from .scores import Scores
@@ -38,6 +44,7 @@ def bleu_matrix(predictions: Sequence[Any], references: Sequence[Any], preset: P
     """
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "bleu_matrix")
+    check_no_id_rules(settings, "bleu_matrix")
     check_whole_corpus(settings, "bleu_matrix")  # one reference an entry: "first" keeps it
     threads = Run(threads=threads).checked().threads
     rows = checked_texts(predictions, "predictions", ignore_ids)

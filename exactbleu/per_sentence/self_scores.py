@@ -20,6 +20,7 @@ from ..options import (
     PresetChoice,
     check_all_references,
     check_counted_with,
+    check_no_id_rules,
     check_no_output_options,
     resolve_settings,
 )
@@ -50,6 +51,7 @@ def self_bleu(texts: Sequence[Any], preset: PresetChoice = "default", *, corpus:
     """
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "self_bleu")
+    check_no_id_rules(settings, "self_bleu")
     check_all_references(settings, "self_bleu")
     threads = Run(threads=threads).checked().threads
     if corpus is not None and not isinstance(corpus, SelfBleuStatistics):
@@ -80,6 +82,7 @@ def self_bleu_statistics(texts: Sequence[Any], preset: PresetChoice = "default",
     sum as ``self_bleu(shard, corpus=...)`` to score each shard's texts against the whole corpus."""
     settings = resolve_settings(preset, **options)
     check_no_output_options(settings, "self_bleu_statistics")
+    check_no_id_rules(settings, "self_bleu_statistics")
     check_all_references(settings, "self_bleu_statistics")
     threads = Run(threads=threads).checked().threads
     given = checked_texts(texts, "texts", ignore_ids)

@@ -1,9 +1,10 @@
-"""Scoring: summed statistics become a score, in one of eight arithmetics, each a module with its
+"""Scoring: summed statistics become a score, in one of nine arithmetics, each a module with its
 one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
 ``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's ``corpus_bleu``,
 ``method0`` to ``method7``), ``arithmetic_coco`` (pycocoevalcap's ``Bleu``), ``arithmetic_t2t``
 (tensor2tensor's ``compute_bleu``), ``arithmetic_mteval`` (the mteval scripts'),
-``arithmetic_codexglue`` (CodeXGLUE's evaluator's) and ``arithmetic_ignite`` (pytorch-ignite's);
+``arithmetic_codexglue`` (CodeXGLUE's evaluator's), ``arithmetic_ignite`` (pytorch-ignite's) and
+``arithmetic_fairseq`` (fairseq's ``--scoring bleu``);
 ``arithmetic(settings)`` is the one place that chooses. Every function is pure: a corpus score is
 the score of its sums (with ``average="macro"``, the mean of its rows' scores), a sentence score
 that of one row's, a resample's that of its resampled sums. ``significance``, ``explanation`` and
@@ -22,6 +23,7 @@ from ..sufficient_statistics import ExpectedRows, Statistics, Sums
 from . import (
     arithmetic_coco,
     arithmetic_codexglue,
+    arithmetic_fairseq,
     arithmetic_hf,
     arithmetic_ignite,
     arithmetic_mteval,
@@ -50,7 +52,8 @@ class Arithmetic(Protocol):
 _ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithmetic_hf, arithmetic_sacrebleu,
                                                                          arithmetic_nltk, arithmetic_coco,
                                                                          arithmetic_t2t, arithmetic_mteval,
-                                                                         arithmetic_codexglue, arithmetic_ignite)}
+                                                                         arithmetic_codexglue, arithmetic_ignite,
+                                                                         arithmetic_fairseq)}
 
 __all__ = [
     "Arithmetic",

@@ -38,7 +38,7 @@ lm_eval_metrics = pytest.importorskip("lm_eval.api.metrics")
 CORPORA = [uneven_corpus(size, seed=700 + number) for number, size in enumerate((6, 11, 17))]
 # The presets that take several references, with a peer (t2t-bleu's takes one: its test is below).
 ONE_REFERENCE = sorted(name for name, preset in exactbleu.PRESETS.items()
-                       if preset.options.get("keep_references") == "one")
+                       if preset.options.get("keep_references") == "one" and not preset.token_ids)
 PRESETS = sorted(set(exactbleu.PRESETS) - RECORDED_ONLY)
 # pycocoevalcap's Bleu: on its PTB tokens, and as nlg-eval and VLMEvalKit call it, on the text.
 COCO = ("coco", "nlg-eval", "vlmevalkit")

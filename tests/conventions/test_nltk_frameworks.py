@@ -96,6 +96,7 @@ def nltks_own():
     return PunktSentenceTokenizer(nltk_words.punkt_english()), NLTKWordTokenizer(), NISTTokenizer()
 
 
+@pytest.mark.slow  # a new process, which imports NLTK
 def test_threads_that_first_split_at_once_leave_nltks_own_loader_in_place():
     """In a new process, where NLTK's NIST module is not loaded yet: eight threads split text beyond
     ASCII at once, as the counting threads may; each gets the tokens, and NLTK's loader is back."""

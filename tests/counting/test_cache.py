@@ -19,7 +19,7 @@ def test_the_references_cache_key_is_the_whole_tokenizing_stage_and_nothing_else
     """A tokenizing option added later joins the references' cache key without being listed there:
     two settings that differ in any tokenizing option must not share cached statistics, and the
     options of later stages do not split the cache."""
-    tokenizing = {"tokenizer": "intl", "lowercase": True, "rstrip": True}
+    tokenizing = {"tokenizer": "intl", "lowercase": True, "rstrip": True, "pad": 1, "eos": 2, "unk": 3}
     later = {"max_order": 2, "ref_length": "closest", "smooth": True, "smooth_method": "floor", "weights": [0.5, 0.5],
              "n_bootstrap": 10, "sentence_level": True}
     assert {name for name, option in options.OPTIONS.items() if option.stage == "tokenize"} == \

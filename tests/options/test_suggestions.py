@@ -12,10 +12,10 @@ from exactbleu import OPTIONS, did_you_mean
 
 PREDICTIONS, REFERENCES = ["the cat sat on the mat"], [["the cat sat on a mat"]]
 OPTIONS_LISTED = ("; the options are ['tokenizer', 'lang', 'spm_model', 'aggressive_dash_splits', 'lowercase', "
-                  "'rstrip', 'max_order'")
+                  "'rstrip', 'pad', 'eos', 'unk', 'max_order'")
 PRESETS_LISTED = ("must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', "
                   "'nlg-eval', 'vlmevalkit', 'codexglue', 'ignite', 'deepeval-bleu1', 'deepeval-bleu2', "
-                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', "
+                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', "
                   "'multi-bleu', 'multi-bleu-detok', 't2t-bleu', 'tokenized-bleu', 't2t-ende', 'mteval-v13a', "
                   "'mteval-v14']")
 TOKENIZERS_LISTED = "tokenizer must be one of ['13a', 'intl', 'zh', 'char', 'none', 'moses', "
