@@ -134,6 +134,17 @@ RECORDED_ONLY = {"t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteva
                  "azure", "fairseq"}
 
 
+# torchmetrics' BLEUScore and SacreBLEUScore as they compute: their presets' numbers, from torchmetrics itself.
+TORCHMETRICS_PRESETS = ("torchmetrics", "torchmetrics-sacrebleu")
+
+
+def torchmetrics_bleu(preset, predictions, references):
+    """torchmetrics' own functional bleu_score (or sacre_bleu_score) on 0..1, as a float."""
+    from torchmetrics.functional.text import bleu_score, sacre_bleu_score
+
+    return float((bleu_score if preset == "torchmetrics" else sacre_bleu_score)(predictions, references))
+
+
 def script_bleu(preset, predictions, references):
     """multi-bleu.perl's or multi-bleu-detok.perl's number on 0..100 (see SCRIPT_TOKENIZERS)."""
     import sacrebleu

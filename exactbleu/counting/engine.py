@@ -192,9 +192,13 @@ def reference_lengths(lengths: Ints, first_reference: Ints, segment_of_reference
                       ref_length: str) -> Ints:
     """Each segment's reference length for the brevity penalty, from every reference's length
     (each segment's references laid end to end, the first at ``first_reference``): the shortest,
-    or the closest to the prediction's, a tie going to the shorter."""
+    or the closest to the prediction's, a tie going to the shorter (or, "closest-first", the first)."""
     if ref_length == "shortest":
         return np.minimum.reduceat(lengths, first_reference)
+    if ref_length == "closest-first":  # the least (distance, place among the segment's references)
+        distance = np.abs(lengths - prediction_lengths[segment_of_reference])
+        place = np.arange(len(lengths)) - first_reference[segment_of_reference]
+        return lengths[first_reference + (np.minimum.reduceat((distance << 32) | place, first_reference) & 0xFFFFFFFF)]
     # The closest: the least (distance, length), packed into one integer per reference.
     distance = np.abs(lengths - prediction_lengths[segment_of_reference])
     return np.minimum.reduceat((distance << 32) | lengths, first_reference) & 0xFFFFFFFF

@@ -69,11 +69,16 @@ def _holds_wide_ids(predictions: TensorIds, references: TensorReferences) -> boo
 
 def _reference_lengths(references: TensorReferences, lengths: torch.Tensor, ref_length: str) -> torch.Tensor:
     """Each segment's reference length for the brevity penalty: the shortest present reference's,
-    or the closest one's, a tie going to the shorter (the least (distance, length))."""
+    or the closest one's, a tie going to the shorter (the least (distance, length)) or, under
+    "closest-first", to the first (the least (distance, place))."""
     big = torch.iinfo(torch.int64).max
     if ref_length == "shortest":
         return torch.where(references.present, references.lengths, big).amin(dim=1)
     distance = (references.lengths - lengths[:, None]).abs()
+    if ref_length == "closest-first":
+        place = torch.arange(references.lengths.shape[1], device=lengths.device)
+        first = torch.where(references.present, (distance << 32) | place, big).amin(dim=1) & 0xFFFFFFFF
+        return references.lengths.gather(1, first[:, None])[:, 0]
     packed = torch.where(references.present, (distance << 32) | references.lengths, big)
     return packed.amin(dim=1) & 0xFFFFFFFF
 

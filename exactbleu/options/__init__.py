@@ -1,9 +1,9 @@
 """Options: every option declared once where the settings hold it, and the library's presets
 (``declared``), the tools' presets (``tool_presets``: evaluation frameworks', MT scripts');
 the smoothing methods (``smoothing``); each value checked (``checks``), all of them resolved once
-into ``Settings`` over a preset's (``resolution``), named in a signature (``signature``), and
-refused where a function cannot honour them (``refusals``). ``Settings`` are what every later stage
-reads."""
+into ``Settings`` over a preset's (``resolution``), combinations an arithmetic cannot honour
+refused there (``combinations``), named in a signature (``signature``), and refused where a
+function cannot honour them (``refusals``). ``Settings`` are what every later stage reads."""
 
 from .checks import check_bool, check_int, check_number, checked_weight_sets
 from .declared import (

@@ -17,7 +17,9 @@ from ..registry import Option, Registry, markdown_table
 from ..tokenizers import DEFAULT, TOKENIZERS, setting_options
 from .smoothing import SMOOTHING
 
-REF_LENGTHS = ("shortest", "closest")
+# The reference length of the brevity penalty: the shortest; the closest, a tie going to the shorter (the
+# papers', sacrebleu's, NLTK's); or the closest, a tie going to the first given (torchmetrics').
+REF_LENGTHS = ("shortest", "closest", "closest-first")
 # Which of each prediction's references count (``inputs.with_references_kept`` cuts them): all; the
 # first (LightEval's corpus BLEU); or as many as the prediction with the fewest has (lm-eval's, whose
 # zip cuts every reference stream to the shortest), which depends on the whole corpus; or the "one"
@@ -73,8 +75,9 @@ class StatisticsSettings:
 
     max_order: int = option(4, f"the largest n-gram order, from 1 to {MAX_ORDER} (`MAX_ORDER`)", ("--max-order",),
                             {"type": int})
-    ref_length: str = option("shortest", '`"shortest"` (HF, tensorflow/nmt) or `"closest"` (Papineni et al., '
-                             'sacrebleu, NLTK; a tie goes to the shorter)', ("--ref-length",), {"choices": REF_LENGTHS})
+    ref_length: str = option("shortest", '`"shortest"` (HF, tensorflow/nmt), `"closest"` (Papineni et al., '
+                             'sacrebleu, NLTK; a tie goes to the shorter) or `"closest-first"` (torchmetrics\'; a tie '
+                             'goes to the first reference given)', ("--ref-length",), {"choices": REF_LENGTHS})
     keep_references: str = option(
         "all", '`"all"` of each prediction\'s references, its `"first"` (LightEval\'s corpus `bleu`), or as many as '
         'the prediction with the `"fewest"` has (lm-eval\'s `bleu`, which cuts every reference stream to the '

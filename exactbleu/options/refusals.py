@@ -24,13 +24,18 @@ def check_no_output_options(settings: Settings, function: str) -> None:
 
 
 def check_all_references(settings: Settings, function: str) -> None:
-    """A ValueError where the settings keep fewer than all references and ``function`` compares texts
-    with each other (Self-BLEU, BLEU matrices), which have no references of their own to keep."""
+    """A ValueError where the settings keep fewer than all references, or take the first of the
+    closest, and ``function`` compares texts with each other (Self-BLEU), which have no references
+    of their own to keep or to put first."""
     keep = settings.statistics.keep_references
     if keep != "all":
         raise ValueError(f"{function} scores texts against each other, which have no references of their own to "
                          f"keep: keep_references={keep!r} does not apply (a harness preset sets it); use a preset "
                          f"or keep_references that keeps 'all'")
+    if settings.statistics.ref_length == "closest-first":
+        raise ValueError(f"{function} scores texts against each other, which have no references of their own, nor "
+                         f"a first of them: ref_length='closest-first' (torchmetrics') does not apply; use "
+                         f"ref_length='closest'")
 
 
 def check_no_id_rules(settings: Settings, function: str) -> None:

@@ -14,6 +14,7 @@ from ..limits import C_INT_MAX, MAX_ORDER, MAX_SAMPLES
 from ..registry import did_you_mean, registry_changes
 from ..tokenizers import TOKENIZERS, WORDS, rstripped_by_default, setting_options, takers, tokenizer_for_language
 from .checks import check_bool, check_int, check_number, checked_weight_sets
+from .combinations import check_combinations
 from .declared import (
     AVERAGES,
     KEPT_REFERENCES,
@@ -69,7 +70,7 @@ def resolve_settings(preset: str | Settings = "default", defaults: Mapping[str, 
     settings = Settings(tokenize=_tokenize(merged), statistics=_statistics(merged, weights),
                         scoring=_scoring(merged, declared, weights), output=_output(merged, weights),
                         given=frozenset(given_options))
-    _check_most_orders(settings)
+    check_combinations(settings)
     if key is not None and _cacheable(settings):
         if len(_RESOLVED) >= _RESOLVED_MOST:
             _RESOLVED.clear()
@@ -216,7 +217,9 @@ def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, boo
     smooth = check_bool("smooth", merged.get("smooth", False))
     method = merged.get("smooth_method")
     if method is not None:
-        SMOOTHING.choice(method)
+        needs = SMOOTHING.choice(method).needs
+        if needs is not None and needs.missing():
+            raise needs.error(f"smooth_method={method!r}")
         if smooth:
             raise ValueError(f"smooth=True (HF's add-one) conflicts with smooth_method={method!r}; choose one of the "
                              f"two")
@@ -252,15 +255,6 @@ def _scoring(merged: Merged, preset: Preset, checked_weights: tuple[Weights, boo
     return ScoringSettings(weights=weights, smooth=smooth, smooth_method=None if method is None else str(method),
                            smooth_value=value, effective_order=effective_order, average=str(average),
                            sentence_effective_order=sentence)
-
-
-def _check_most_orders(settings: Settings) -> None:
-    """A ValueError where the smoothing method's arithmetic scores fewer orders than max_order."""
-    method = settings.scoring.smooth_method
-    most = SMOOTHING[method].most_orders if method is not None else 0
-    if most and settings.statistics.max_order > most:
-        raise ValueError(f"max_order must be at most {most} under smooth_method={method!r}, whose scorer counts "
-                         f"{most} orders, got {settings.statistics.max_order}")
 
 
 def _output(merged: Merged, weights: tuple[Weights, bool] | None) -> OutputSettings:

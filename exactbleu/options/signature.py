@@ -42,8 +42,8 @@ class Signature:
         fields += [("case", "lc" if settings.tokenize.lowercase else "mixed"),
                    ("eff", "yes" if scoring.effective_order else "no"),
                    ("tok", signature_name(settings.tokenize)), ("smooth", smooth)]
-        if settings.statistics.ref_length == "shortest":
-            fields.append(("reflen", "shortest"))
+        if settings.statistics.ref_length != "closest":
+            fields.append(("reflen", settings.statistics.ref_length))
         if scoring.weights is not None:
             weights = scoring.weights
             sets = weights if isinstance(weights[0], tuple) else (weights,)

@@ -11,19 +11,24 @@ the choices without loading numpy.
 from typing import NamedTuple
 
 from ..registry import Registry, markdown_table
+from ..tokenizers.registry import Needs
 
 # The arithmetics, by the name their modules in ``scoring`` carry (``NAME``).
-HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE, IGNITE, FAIRSEQ = (
-    "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval", "CodeXGLUE", "ignite", "fairseq")
+HF, SACREBLEU, NLTK, COCO, T2T, MTEVAL, CODEXGLUE, IGNITE, FAIRSEQ, TORCHMETRICS = (
+    "HF", "sacrebleu", "NLTK", "COCO", "tensor2tensor", "mteval", "CodeXGLUE", "ignite", "fairseq", "torchmetrics")
+# torchmetrics' arithmetic is torch's float32 operations themselves (their log and exp are not
+# correctly rounded, so no other library gives the same floats).
+TORCH = Needs(("torch",), "torch", 'pip install "exactbleu[torch]"')
 
 
 class Smoothing(NamedTuple):
     """A smoothing method: its name, the arithmetic it belongs to (``SACREBLEU``, ``NLTK``, ``COCO``,
-    ``T2T``, ``MTEVAL``, ``CODEXGLUE``, ``IGNITE`` or ``FAIRSEQ``), the default of its ``smooth_value`` (None: it
-    takes none), what it does, whether sacrebleu's effective order applies to it, the order its statistics count
-    through at least (NLTK's methods 5 and 7 smooth with the 5-gram precision at any order), whether NLTK's
-    ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions' product), and the most
-    orders it scores (0: any; fairseq's libbleu counts four)."""
+    ``T2T``, ``MTEVAL``, ``CODEXGLUE``, ``IGNITE``, ``FAIRSEQ`` or ``TORCHMETRICS``), the default of its
+    ``smooth_value`` (None: it takes none), what it does, whether sacrebleu's effective order applies to it, the
+    order its statistics count through at least (NLTK's methods 5 and 7 smooth with the 5-gram precision at any
+    order), whether NLTK's ``weights`` apply to its arithmetic (COCO's takes the n-th root of the precisions'
+    product), the most orders it scores (0: any; fairseq's libbleu counts four), and what its arithmetic
+    needs beyond the core install (torchmetrics': torch)."""
 
     name: str
     arithmetic: str
@@ -33,6 +38,7 @@ class Smoothing(NamedTuple):
     counts_through: int = 0
     weights: bool = True
     most_orders: int = 0
+    needs: Needs | None = None
 
 
 SMOOTHING: Registry[Smoothing] = Registry("smooth_method", lambda method: method.name)
@@ -78,6 +84,12 @@ for _method in (
     # fairseq's --scoring bleu (libbleu's counts, fairseq.scoring.bleu's score), on token ids.
     Smoothing("fairseq", FAIRSEQ, None, "fairseq's `--scoring bleu`: no smoothing, an order without a match makes the "
               "score 0; up to 4 orders", False, weights=False, most_orders=4),
+    # torchmetrics' BLEUScore and SacreBLEUScore as they compute, in float32 (torch's operations).
+    Smoothing("torchmetrics", TORCHMETRICS, None, "torchmetrics' `smooth=False`: in float32, an order without a "
+              "match makes the score 0", False, needs=TORCH),
+    Smoothing("torchmetrics-smooth", TORCHMETRICS, None, "torchmetrics' `smooth=True`: in float32, adds 1 to "
+              "matches and totals from order 2 on; an order without a match still makes the score 0", False,
+              needs=TORCH),
 ):
     SMOOTHING.register(_method)
 

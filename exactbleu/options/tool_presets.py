@@ -6,6 +6,7 @@ Registered after the library's own presets (``declared``), in this order.
 
 from ..tokenizers import TOKENIZERS
 from .declared import PRESETS, Preset
+from .smoothing import SMOOTHING
 
 # Evaluation frameworks that score an example at a time, each with its own split and arithmetic
 # (versions: docs/frameworks.md).
@@ -59,6 +60,21 @@ _FAIRSEQ = Preset(
                                      "pad": 1, "eos": 2, "unk": 3, "keep_references": "one"},
     script="fairseq --scoring bleu", scale=100, lowercases=False, token_ids=True)
 PRESETS.register(_FAIRSEQ)
+# torchmetrics' BLEUScore and SacreBLEUScore as torchmetrics computes them (exactbleu.torchmetrics
+# gives the number it documents, NLTK's, in float64).
+for _preset in (
+    Preset("torchmetrics", "torchmetrics 1.9's `BLEUScore` as it computes it: whitespace tokens, the closest "
+           "reference length (a tie goes to the first reference), float32 in torch; `smooth=True` is "
+           "`smooth_method=\"torchmetrics-smooth\"`", {"tokenizer": "none", "ref_length": "closest-first",
+                                                        "smooth_method": "torchmetrics"},
+           script="torchmetrics BLEUScore", scale=1, lowercases=False),
+    Preset("torchmetrics-sacrebleu", "torchmetrics 1.9's `SacreBLEUScore` as it computes it: its copy of sacrebleu's "
+           "13a (its `tokenize` is `tokenizer`; its `lowercase=True`, which lowercases the tokens, is refused), then "
+           "`BLEUScore`'s arithmetic", {"tokenizer": "13a", "rstrip": False, "ref_length": "closest-first",
+                                        "smooth_method": "torchmetrics"},
+           script="torchmetrics SacreBLEUScore", scale=1, lowercases=False),
+):
+    PRESETS.register(_preset)
 # The scripts MT papers printed BLEU with (versions: docs/mt-scripts.md).
 for _preset in (
     Preset("multi-bleu", "Moses's `multi-bleu.perl` (2018-09-16) on the text as given (tokenized already, as it "
@@ -100,7 +116,7 @@ def tools_for(language: str | None, most_references: int, ids: bool) -> list[tup
     """The tools' presets that run on a corpus (text, or token ids) whose target language is
     ``language`` (None: not known) and whose predictions have at most ``most_references`` each, here,
     with their options: tokenizer.perl's need the language (and sacremoses' prefixes),
-    get_ende_bleu.sh's is German, t2t-bleu and fairseq take one reference."""
+    get_ende_bleu.sh's is German, t2t-bleu and fairseq take one reference, torchmetrics' need torch."""
     found = []
     for script in PRESETS.values():
         options = dict(script.options)
@@ -108,7 +124,9 @@ def tools_for(language: str | None, most_references: int, ids: bool) -> list[tup
                 most_references > 1 and options.get("keep_references") == "one"):
             continue
         tokenizer = TOKENIZERS[str(options["tokenizer"])]
-        if tokenizer.missing():
+        method = options.get("smooth_method")
+        needs = SMOOTHING[str(method)].needs if method is not None else None
+        if tokenizer.missing() or (needs is not None and needs.missing()):
             continue
         if any(setting.name == "lang" for setting in tokenizer.settings):
             if language is None:

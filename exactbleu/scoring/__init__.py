@@ -1,10 +1,10 @@
-"""Scoring: summed statistics become a score, in one of nine arithmetics, each a module with its
+"""Scoring: summed statistics become a score, in one of ten arithmetics, each a module with its
 one-sum and many-rows forms, equal bit for bit: ``arithmetic_hf`` (HF's ``bleu``, tensorflow/nmt),
 ``arithmetic_sacrebleu`` (sacrebleu's ``compute_bleu``), ``arithmetic_nltk`` (NLTK's ``corpus_bleu``,
 ``method0`` to ``method7``), ``arithmetic_coco`` (pycocoevalcap's ``Bleu``), ``arithmetic_t2t``
 (tensor2tensor's ``compute_bleu``), ``arithmetic_mteval`` (the mteval scripts'),
-``arithmetic_codexglue`` (CodeXGLUE's evaluator's), ``arithmetic_ignite`` (pytorch-ignite's) and
-``arithmetic_fairseq`` (fairseq's ``--scoring bleu``);
+``arithmetic_codexglue`` (CodeXGLUE's evaluator's), ``arithmetic_ignite`` (pytorch-ignite's),
+``arithmetic_fairseq`` (fairseq's ``--scoring bleu``) and ``arithmetic_torchmetrics`` (torchmetrics', in torch);
 ``arithmetic(settings)`` is the one place that chooses. Every function is pure: a corpus score is
 the score of its sums (with ``average="macro"``, the mean of its rows' scores), a sentence score
 that of one row's, a resample's that of its resampled sums. ``significance``, ``explanation`` and
@@ -30,6 +30,7 @@ from . import (
     arithmetic_nltk,
     arithmetic_sacrebleu,
     arithmetic_t2t,
+    arithmetic_torchmetrics,
 )
 from .arithmetic_nltk import rows_scored_once
 from .common import Scored, ScoredRows
@@ -53,7 +54,7 @@ _ARITHMETIC: dict[str, Arithmetic] = {module.NAME: module for module in (arithme
                                                                          arithmetic_nltk, arithmetic_coco,
                                                                          arithmetic_t2t, arithmetic_mteval,
                                                                          arithmetic_codexglue, arithmetic_ignite,
-                                                                         arithmetic_fairseq)}
+                                                                         arithmetic_fairseq, arithmetic_torchmetrics)}
 
 __all__ = [
     "Arithmetic",

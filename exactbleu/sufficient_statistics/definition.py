@@ -4,7 +4,8 @@ matches_N, totals_1..totals_N]`` (sacrebleu's layout), from the segment's tokens
 A prediction n-gram matches at most as often as it occurs in any single reference of its segment
 (clipping); the totals count every n-gram position of the prediction; the reference length is the
 shortest reference's (HF) or the closest one's (Papineni et al., sacrebleu, NLTK; a tie goes to the
-shorter; for Self-BLEU, among all the other texts). The counting engines give exactly these rows,
+shorter, or under "closest-first" to the first given, as in torchmetrics; for Self-BLEU, among all
+the other texts). The counting engines give exactly these rows,
 faster, and count a few segments with these functions.
 """
 
@@ -17,9 +18,12 @@ from numpy.typing import NDArray
 
 def reference_length(prediction_length: int, lengths: Sequence[int], ref_length: str) -> int:
     """The reference length for the brevity penalty: the shortest (HF), or the closest to the
-    prediction's, a tie going to the shorter (Papineni et al., sacrebleu, NLTK)."""
+    prediction's, a tie going to the shorter (Papineni et al., sacrebleu, NLTK) or, under
+    "closest-first", to the first given (torchmetrics)."""
     if ref_length == "shortest" or len(lengths) == 1:
         return min(lengths)
+    if ref_length == "closest-first":
+        return min(lengths, key=lambda length: abs(length - prediction_length))  # min keeps the first of equals
     return min(lengths, key=lambda length: (abs(length - prediction_length), length))
 
 

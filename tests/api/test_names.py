@@ -52,12 +52,12 @@ def test_a_bad_preset_is_named_preset_in_the_api_and_config_name_in_the_metric()
         exactbleu.corpus_bleu(PREDICTIONS, REFERENCES, "sacreblue")
     assert ("preset must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', 'nlg-eval', "
             "'vlmevalkit', 'codexglue', 'ignite', 'deepeval-bleu1', 'deepeval-bleu2', 'deepeval-bleu3', "
-            "'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', 'multi-bleu', 'multi-bleu-detok', "
+            "'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', 'torchmetrics', 'torchmetrics-sacrebleu', 'multi-bleu', 'multi-bleu-detok', "
             "'t2t-bleu', 'tokenized-bleu', 't2t-ende', 'mteval-v13a', 'mteval-v14'], got 'sacreblue'") in str(error.value)
     assert "config_name" not in str(error.value)
     presets = (r"\['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', 'nlg-eval', 'vlmevalkit', "
                r"'codexglue', 'ignite', 'deepeval-bleu1', 'deepeval-bleu2', 'deepeval-bleu3', 'deepeval-bleu4', "
-               r"'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', 'multi-bleu', 'multi-bleu-detok', 't2t-bleu', "
+               r"'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', 'torchmetrics', 'torchmetrics-sacrebleu', 'multi-bleu', 'multi-bleu-detok', 't2t-bleu', "
                r"'tokenized-bleu', 't2t-ende', 'mteval-v13a', 'mteval-v14'\]")
     with pytest.raises(ValueError, match=rf"config_name must be one of {presets}"):
         evaluate.load(METRIC_PATH, "sacreblue")

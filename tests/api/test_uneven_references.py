@@ -6,7 +6,8 @@ LightEval's its first, and lm-eval's as many as the prediction with the fewest h
 whole corpus. A face that counts a corpus whole gives each preset's number; a face that counts
 samples apart and adds their rows (a harness's aggregation, shards, stored columns, summed vectors)
 cannot give lm-eval's, and must refuse it, on every path by which rows are rebuilt. The expected
-numbers come from the oracles: HF's algorithm restated, sacrebleu, NLTK and lm-eval's own `bleu`.
+numbers come from the oracles: HF's algorithm restated, sacrebleu, NLTK, lm-eval's own `bleu` and
+torchmetrics' own functions.
 """
 
 import functools
@@ -23,12 +24,14 @@ from exactbleu.lm_eval import TaskMetric
 from oracles import (
     RECORDED_ONLY,
     SCRIPT_TOKENIZERS,
+    TORCHMETRICS_PRESETS,
     coco_bleu,
     hf_bleu,
     nltk_quietly,
     outcome,
     script_bleu,
     streams,
+    torchmetrics_bleu,
     uneven_corpus,
 )
 
@@ -59,6 +62,8 @@ def convention(preset, predictions, references):
         return coco_scores(predictions, references, preset == "coco")[0]
     if preset in SCRIPT_TOKENIZERS:
         return script_bleu(preset, predictions, references) / 100
+    if preset in TORCHMETRICS_PRESETS:
+        return torchmetrics_bleu(preset, predictions, references)
     assert preset == "lighteval"
     return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score / 100
 
@@ -75,7 +80,7 @@ def sentence_convention(preset, prediction, references):
         return sacrebleu.sentence_bleu(prediction, references[:1]).score / 100
     if preset in COCO:
         return coco_scores([prediction], [references], preset == "coco")[1][0]
-    if preset in SCRIPT_TOKENIZERS:  # the script on a file of one line
+    if preset in SCRIPT_TOKENIZERS or preset in TORCHMETRICS_PRESETS:  # the script on a file of one line; one update
         return convention(preset, [prediction], [references])
     return None  # lm-eval's rule keeps references by the whole corpus
 

@@ -63,7 +63,7 @@ def test_list_presets_prints_a_table_of_every_preset_new_ones_included():
     rows = listed_presets(listed.stdout)
     assert list(rows) == ["default", "hf", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco", "nlg-eval",
                           "vlmevalkit", "codexglue", "ignite", "deepeval-bleu1", "deepeval-bleu2", "deepeval-bleu3",
-                          "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4", "azure", "fairseq", "multi-bleu", "multi-bleu-detok",
+                          "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4", "azure", "fairseq", "torchmetrics", "torchmetrics-sacrebleu", "multi-bleu", "multi-bleu-detok",
                           "t2t-bleu", "tokenized-bleu", "t2t-ende", "mteval-v13a", "mteval-v14", "for-one-test"]
     assert rows["for-one-test"] == "a preset of this test"  # the docs' markup dropped
     assert rows["sacrebleu"].startswith("sacrebleu's BLEU().corpus_score defaults")

@@ -72,8 +72,9 @@ def test_the_space_has_every_dimension():
     # none, ptb) x lowercase x 2 reference lengths, each as a corpus score and a mean of sentence scores, on 2 scales;
     # and the 5 scripts (multi-bleu.perl, multi-bleu-detok.perl, t2t-bleu, mteval v13a and v14), cased and
     # lowercased, and CodeXGLUE's evaluator, ignite's Bleu, DeepEval's bleu1 to bleu4, HELM's bleu_1 and bleu_4 and
-    # Azure's BleuScoreEvaluator as they run, each as its corpus score on 2 scales.
-    scripts = 5 * 2 * 2 + 2 + 2 + 7 * 2
+    # Azure's BleuScoreEvaluator as they run, each as its corpus score on 2 scales; and torchmetrics' BLEUScore and
+    # SacreBLEUScore as they compute, where torch is installed.
+    scripts = 5 * 2 * 2 + 2 + 2 + 7 * 2 + 2 * 2
     assert len(single) == 15 * 5 * 2 * 2 * 2 * 2 + scripts
     uneven = conventions(*small_corpus(5, 3, False))
     # and all, the first or the fewest references: the fewest only as a corpus score.
@@ -82,7 +83,8 @@ def test_the_space_has_every_dimension():
     assert {row.preset for row in uneven} == {"default", "sacrebleu", "nltk", "lm-eval", "lighteval", "coco", "nlg-eval",
                                               "vlmevalkit", "codexglue", "ignite", "multi-bleu", "multi-bleu-detok",
                                               "mteval-v13a", "mteval-v14", "deepeval-bleu1", "deepeval-bleu2",
-                                              "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4"}
+                                              "deepeval-bleu3", "deepeval-bleu4", "helm-bleu-1", "helm-bleu-4",
+                                              "torchmetrics", "torchmetrics-sacrebleu"}
     zh = conventions(predictions, groups, language="zh")
     assert {row.options.get("tokenizer") for row in zh} >= {"zh", "intl", "char", "none", "ptb"}
     # and tokenizer.perl's tokenized BLEU in Chinese, cased and lowercased.
@@ -105,8 +107,9 @@ def test_each_convention_names_its_arithmetic_and_its_score_on_0_to_100():
         on_1, on_100 = (twins[(row.signature, row.arithmetic, row.aggregate, scale)] for scale in (1, 100))
         assert row.percent == on_100.score
         assert math.isclose(on_100.score, 100 * on_1.score, rel_tol=1e-12, abs_tol=1e-300), row
-    # mteval's scripts, CodeXGLUE's and ignite's too; t2t-bleu's takes one reference
-    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO", "mteval", "CodeXGLUE", "ignite"}
+    # mteval's scripts, CodeXGLUE's, ignite's and torchmetrics' too; t2t-bleu's takes one reference
+    assert {row.arithmetic for row in rows} == {"HF", "sacrebleu", "NLTK", "COCO", "mteval", "CodeXGLUE", "ignite",
+                                                "torchmetrics"}
 
 
 def test_the_spaces_plot_draws_a_line_for_each_arithmetic_it_is_given():

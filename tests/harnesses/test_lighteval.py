@@ -149,7 +149,9 @@ def test_under_every_preset_it_takes_the_corpus_metric_gives_that_presets_number
                     **{name: functools.partial(lambda ptb: 100 * coco_bleu(predictions, references, ptb), name == "coco")
                        for name in ("coco", "nlg-eval", "vlmevalkit")},
                     **{script: functools.partial(oracles.script_bleu, script, predictions, references)
-                       for script in oracles.SCRIPT_TOKENIZERS}}
+                       for script in oracles.SCRIPT_TOKENIZERS},
+                    **{name: functools.partial(lambda name: 100 * oracles.torchmetrics_bleu(name, predictions, references),
+                                               name) for name in oracles.TORCHMETRICS_PRESETS}}
         assert math.isclose(run["every_preset"][preset], expected[preset](), rel_tol=1e-12), preset
 
 

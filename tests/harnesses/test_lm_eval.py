@@ -16,12 +16,14 @@ from sacrebleu.metrics import BLEU
 from oracles import (
     RECORDED_ONLY,
     SCRIPT_TOKENIZERS,
+    TORCHMETRICS_PRESETS,
     coco_bleu,
     hf_bleu,
     nltk_quietly,
     sacrebleus_standard_error,
     script_bleu,
     streams,
+    torchmetrics_bleu,
     uneven_corpus,
 )
 from pages import recipe
@@ -111,6 +113,8 @@ def preset_number(preset, predictions, references):
         return 100 * coco_bleu(predictions, references, preset == "coco")
     if preset in SCRIPT_TOKENIZERS:
         return script_bleu(preset, predictions, references)
+    if preset in TORCHMETRICS_PRESETS:
+        return 100 * torchmetrics_bleu(preset, predictions, references)
     assert preset == "lighteval", preset
     return sacrebleu.corpus_bleu(predictions, [[group[0] for group in references]]).score
 

@@ -15,7 +15,7 @@ OPTIONS_LISTED = ("; the options are ['tokenizer', 'lang', 'spm_model', 'aggress
                   "'rstrip', 'pad', 'eos', 'unk', 'max_order'")
 PRESETS_LISTED = ("must be one of ['default', 'hf', 'sacrebleu', 'nltk', 'lm-eval', 'lighteval', 'coco', "
                   "'nlg-eval', 'vlmevalkit', 'codexglue', 'ignite', 'deepeval-bleu1', 'deepeval-bleu2', "
-                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', "
+                  "'deepeval-bleu3', 'deepeval-bleu4', 'helm-bleu-1', 'helm-bleu-4', 'azure', 'fairseq', 'torchmetrics', 'torchmetrics-sacrebleu', "
                   "'multi-bleu', 'multi-bleu-detok', 't2t-bleu', 'tokenized-bleu', 't2t-ende', 'mteval-v13a', "
                   "'mteval-v14']")
 TOKENIZERS_LISTED = "tokenizer must be one of ['13a', 'intl', 'zh', 'char', 'none', 'moses', "
@@ -43,7 +43,8 @@ def test_the_nearest_valid_name(value, choices, each, expected):
     ("sacrebleau", {}, "preset " + PRESETS_LISTED + ", got 'sacrebleau'", "'sacrebleu'"),
     ("default", {"tokenizer": "13b"}, TOKENIZERS_LISTED, "'13a'"),
     ("default", {"smooth_method": "flor"}, SMOOTHING_LISTED, "'floor'"),
-    ("default", {"ref_length": "closer"}, "ref_length must be one of ['shortest', 'closest'], got 'closer'",
+    ("default", {"ref_length": "closer"},
+     "ref_length must be one of ['shortest', 'closest', 'closest-first'], got 'closer'",
      "'closest'"),
     ("default", {"keep_references": "firts"}, "keep_references must be one of ['all', 'first', 'fewest', 'one', "
      "'best']", "'first'"),
@@ -93,8 +94,8 @@ def test_torchmetrics_and_the_space_suggest_alike():
 
     with pytest.raises(ValueError, match=r"^tokenize must be one of \['13a', .*\], got '13b'; did you mean '13a'\?$"):
         SacreBLEUScore(tokenize="13b")
-    with pytest.raises(space.InputError, match=r"^ref_length must be one of \['shortest', 'closest'\], got 'closer'; "
-                                               r"did you mean 'closest'\?$"):
+    with pytest.raises(space.InputError, match=r"^ref_length must be one of \['shortest', 'closest', 'closest-first'\], "
+                                               r"got 'closer'; did you mean 'closest'\?$"):
         space.score("a b", "a b", ref_length="closer")
 
 
