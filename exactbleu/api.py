@@ -183,7 +183,6 @@ def bootstrap(statistics: Statistics, preset: PresetChoice = "default", **option
     arithmetic's own scale (``Estimate.percents()``: on sacrebleu's)."""
     settings = resolve_settings(preset, **options)
     check_whole_corpus(settings, "bootstrap")
-    check_micro(settings, "bootstrap")
     if not settings.output.n_bootstrap:
         raise ValueError("bootstrap needs n_bootstrap, the number of resamples: at least 1")
     if several_weight_sets(settings):
@@ -342,7 +341,6 @@ def _check_test(systems: object, what: str, baseline: str | None, test: str, n_s
         check_int("seed", seed, 0)
     if several_weight_sets(settings):
         raise ValueError(f"{function} takes one weight set at a time, got several weights")
-    check_micro(settings, function)
 
 
 __all__: list[str] = ["HARNESS_PRESET", "HARNESS_RESAMPLES", "SampleScore", "bootstrap", "compare", "corpus_bleu",

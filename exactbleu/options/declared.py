@@ -117,7 +117,8 @@ class ScoringSettings:
         "micro", '`"micro"`: BLEU of the corpus, its summed statistics scored once; `"macro"`: the mean of each '
         'segment\'s per-sentence score, as frameworks that score one example at a time average them (the scores '
         'added in order, times the arithmetic\'s scale, over their number; ignite\'s names). A macro score needs '
-        'each segment\'s statistics: summed vectors and resamples refuse it', ("--average",), {"choices": AVERAGES})
+        'each segment\'s statistics: summed vectors refuse it; a resample is the mean of its drawn segments\' '
+        'scores', ("--average",), {"choices": AVERAGES})
     sentence_effective_order: bool = False
 
     @property

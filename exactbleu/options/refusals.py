@@ -68,11 +68,11 @@ def check_references_shown(settings: Settings, what: str) -> None:
 
 def check_micro(settings: Settings, what: str) -> None:
     """A ValueError where a mean of sentence scores (``average="macro"``) meets ``what``, which has
-    only summed statistics, or resamples sums: it would give the corpus's BLEU instead."""
+    only summed statistics: it would give the corpus's BLEU instead."""
     if settings.scoring.average != "micro":
         raise ValueError(f"{what}: average={settings.scoring.average!r} is the mean of each segment's own score, "
-                         f"which needs each segment's statistics and is not resampled; score the Statistics that "
-                         f"exactbleu.statistics() returns, or use average='micro'")
+                         f"which needs each segment's statistics; score the Statistics that exactbleu.statistics() "
+                         f"returns, or use average='micro'")
 
 
 def check_corpus_result(settings: Settings) -> None:
@@ -82,7 +82,6 @@ def check_corpus_result(settings: Settings) -> None:
         check_whole_corpus(settings, "sentence_level=True")
     if settings.output.n_bootstrap:
         check_whole_corpus(settings, "n_bootstrap")
-        check_micro(settings, "n_bootstrap")
 
 
 def check_counted_with(counted: Optional["CountedWith"], settings: Settings) -> None:

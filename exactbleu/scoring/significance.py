@@ -1,7 +1,9 @@
 """Significance: how sure is a score, and is one system really better than another?
 
 sacrebleu's bootstrap confidence interval and its paired tests (its ``significance.py``),
-resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized twice.
+resampled exactly as sacrebleu resamples, on statistics: no segment is tokenized twice. A mean of
+sentence scores (``average="macro"``) is resampled by the same draws: each resample's score is
+the mean of the drawn segments' own scores, added in the order drawn, as that corpus would score.
 """
 
 import math
@@ -15,7 +17,7 @@ from numpy.typing import NDArray
 from ..limits import PAIRED_TESTS
 from ..options import Settings
 from ..sufficient_statistics import Statistics
-from . import arithmetic, on_percent_scale, scored_sums
+from . import arithmetic, on_percent_scale, scored_statistics, scored_sums, scores_of_rows
 from .common import percent
 
 # How many random draws one block of resamples or trials holds: about 100 MB of work arrays at
@@ -70,6 +72,19 @@ def float32_sums(sums: NDArray[Any], drawn: NDArray[Any], by_column: NDArray[Any
     return result
 
 
+def _macro(settings: Settings) -> bool:
+    return settings.scoring.average == "macro"
+
+
+def macro_scores(terms: NDArray[np.float64], scale: int) -> NDArray[np.float64]:
+    """Each row of ``terms`` (the sentence scores, on 0..1, of the segments a resample draws or a
+    trial keeps, in order) as their mean on the arithmetic's ``scale``: added one after another
+    (numpy's cumsum, as a loop adds them), times the scale, over their number, as a corpus's
+    ``average="macro"`` score is."""
+    means: NDArray[np.float64] = np.cumsum(terms, axis=1)[:, -1] * scale / terms.shape[1]
+    return means
+
+
 def bootstrap_interval(statistics: Statistics, settings: Settings) -> list[float]:
     """The 95% bootstrap interval of corpus BLEU, resampled exactly as sacrebleu does.
 
@@ -78,10 +93,14 @@ def bootstrap_interval(statistics: Statistics, settings: Settings) -> list[float
     n_bootstrap - n_bootstrap//40 - 1; this returns those two scores.
     """
     n_bootstrap = settings.output.n_bootstrap
-    columns = statistics.columns(denominators=arithmetic(settings).DENOMINATORS)
-    scores = sorted(scored_sums(statistics.sums_of(sums), settings).bleu
-                    for drawn in bootstrap_indices(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
-                    for sums in resampled_sums(draw_counts(drawn), columns).tolist())
+    draws = bootstrap_indices(len(statistics), n_bootstrap, settings.output.bootstrap_seed)
+    if _macro(settings):
+        terms = scores_of_rows(statistics, settings)
+        scores = sorted(score for drawn in draws for score in macro_scores(terms[drawn], 1).tolist())
+    else:
+        columns = statistics.columns(denominators=arithmetic(settings).DENOMINATORS)
+        scores = sorted(scored_sums(statistics.sums_of(sums), settings).bleu
+                        for drawn in draws for sums in resampled_sums(draw_counts(drawn), columns).tolist())
     cut = n_bootstrap // 40
     return [scores[cut], scores[n_bootstrap - cut - 1]]
 
@@ -108,6 +127,9 @@ def bootstrap_resamples(systems: Mapping[str, Statistics], settings: Settings, n
     block draws (a row each, in the order drawn), and each system's score of each resample, by
     the one arithmetic (``scoring.arithmetic``) on its own scale. In sacrebleu's arithmetic the
     resampled sums are float32's, as sacrebleu has them (see ``float32_sums``)."""
+    if _macro(settings):
+        yield from _macro_resamples(systems, settings, n_samples, seed)
+        return
     percent_scale = on_percent_scale(settings)
     score_of = arithmetic(settings).score
     denominators = arithmetic(settings).DENOMINATORS
@@ -127,12 +149,30 @@ def bootstrap_resamples(systems: Mapping[str, Statistics], settings: Settings, n
         yield drawn, block
 
 
+def _macro_resamples(systems: Mapping[str, Statistics], settings: Settings, n_samples: int,
+                     seed: int | None) -> Iterator[tuple[NDArray[Any], dict[str, list[float]]]]:
+    """``bootstrap_resamples`` of means of sentence scores: the same draws, each system's resampled
+    mean of its segments' own scores (see ``macro_scores``)."""
+    terms = {name: scores_of_rows(statistics, settings) for name, statistics in systems.items()}
+    layout = next(iter(systems.values()))
+    scale = scored_sums(layout.sums(), settings).scale
+    for drawn in bootstrap_indices(len(layout), n_samples, seed):
+        yield drawn, {name: macro_scores(rows[drawn], scale).tolist() for name, rows in terms.items()}
+
+
 def randomization_trials(baseline: Statistics, system: Statistics, settings: Settings, n_samples: int,
                          seed: int | None) -> Iterator[tuple[NDArray[Any], list[float], list[float]]]:
     """sacrebleu's paired approximate randomization trials, a block at a time: which segments each
     trial swaps between the two systems (a row each), and the scores of the two corpora each swap
     makes (the system's with the baseline's swapped segments, then the other), by the one
     arithmetic on its own scale."""
+    if _macro(settings):  # each side's mean of its segments' own scores
+        base, own = scores_of_rows(baseline, settings), scores_of_rows(system, settings)
+        scale = scored_sums(baseline.sums(), settings).scale
+        for swapped in randomization_swaps(len(baseline), n_samples, seed):
+            yield (swapped, macro_scores(np.where(swapped, base, own), scale).tolist(),
+                   macro_scores(np.where(swapped, own, base), scale).tolist())
+        return
     score_of = arithmetic(settings).score
     denominators = arithmetic(settings).DENOMINATORS
     first_columns, second_columns = baseline.columns(denominators), system.columns(denominators)
@@ -233,7 +273,7 @@ def paired_test_statistics(systems: Mapping[str, Statistics], baseline: str, set
     bounded whatever the corpus and ``n_samples``.
     """
     n_samples = n_samples or PAIRED_TESTS[test]
-    corpus = {name: scored_sums(statistics.sums(), settings) for name, statistics in systems.items()}
+    corpus = {name: scored_statistics(statistics, settings) for name, statistics in systems.items()}
     p_values: dict[str, float | None] = dict.fromkeys(systems)
     estimates: dict[str, tuple[float | None, float | None]] = dict.fromkeys(systems, (None, None))
     if test == "bootstrap":
