@@ -9,7 +9,7 @@ The data flows one way. Each stage is a folder (or a module), and imports only f
 - ``options``: every option, preset and smoothing method declared once; ``Settings``;
 - ``counting``: the host counts: the numpy engine, threads, n-grams across texts;
 - ``device``: torch counts tensors on their device (imported only when a tensor arrives);
-- ``scoring``: pure functions of statistics, in four arithmetics; significance; explanation;
+- ``scoring``: pure functions of statistics, in each tool's arithmetic; significance; explanation;
 - ``dispatch``: the one place that sends an input to ``counting`` or to ``device``;
 - ``api``, ``per_sentence``: the functional API (corpus scores; per-sentence scores at scale, MBR);
 - ``which_bleu``: every convention's score at once (``conventions``), and those that give a score (``identify``);

@@ -5,6 +5,7 @@ cross to the host (``transfer``), where the one arithmetic scores them as it sco
 row, so the scores are bit for bit those of the same ids as arrays (a device's ``log`` and ``exp``
 are not CPython's); the scores go back to the device. This package imports torch: the dispatch
 imports it only when a tensor arrives, and calls what is here as it calls ``counting``'s.
+torchmetrics' float32 arithmetic, which is torch's, is here too (``float32_scores``).
 """
 
 from typing import Any
