@@ -226,8 +226,10 @@ class _Counter:
         self.counted: dict[Any, tuple[Statistics, TokenIds]] = {}
         self.statistics: dict[CountedWith, Statistics] = {}
         self.scored: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
-        self.orders = max(counted_orders(resolve_settings("nltk", smooth_method=method.name))
-                          for method in SMOOTHING.values())
+        # As many orders as any smoothing reads (declared: a method whose arithmetic needs a package
+        # that is not here resolves to an error, and is not tried).
+        self.orders = max(counted_orders(resolve_settings("nltk")), *(method.counts_through for method in
+                                                                       SMOOTHING.values()))
 
     def __call__(self, settings: Settings) -> Statistics:
         named = counted_with(settings)

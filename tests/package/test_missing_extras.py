@@ -67,7 +67,20 @@ CASES = {
     "bleu_metric.py without evaluate": (["evaluate"], imported("bleu_metric", "exactbleu.metric.evaluate_metric"),
                                         "evaluate"),
     "the Space without gradio": (["gradio"], imported("space.page"), "space"),
+    "torchmetrics' arithmetic without torch": (["torch"], lambda: exactbleu.corpus_bleu(PREDICTIONS, REFERENCES,
+                                                                                       "torchmetrics"), "torch"),
 }
+
+
+def test_which_bleu_without_torch_leaves_out_the_tools_that_need_it(monkeypatch):
+    """As in the Space, whose requirements hold no torch: every other convention, none of torchmetrics'.
+    torch is hidden from ``find_spec`` alone: scipy, which "Which BLEU?" loads, reads sys.modules's."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "torch" else real(name, *rest))
+    rows = exactbleu.conventions(PREDICTIONS, REFERENCES)
+    presets = {row.preset for row in rows}
+    assert "sacrebleu" in presets and "ignite" in presets and not presets & {"torchmetrics", "torchmetrics-sacrebleu"}
+    assert [row.preset for row in exactbleu.conventions([[5, 6, 2]], [[5, 6, 2]])].count("fairseq") == 2
 
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
