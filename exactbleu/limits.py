@@ -38,6 +38,10 @@ def packed_token_limit(max_order: int) -> int:
     per token (the Space prices the two apart)."""
     return 1 << max_token_bits(max_order)
 
+# Every whole number up to this is a float32: sums of counts that sacrebleu's bootstrap and
+# torchmetrics keep in float32 are exact up to it, and past it depend on the order of their additions.
+FLOAT32_WHOLE = 2**24
+
 # fairseq's scorer holds token ids as C ints (``torch.IntTensor``, libbleu's ``int*``): its pad, eos
 # and unk ids, and the ids it reads, are at most this.
 C_INT_MAX = 2**31 - 1

@@ -242,8 +242,8 @@ class _Counter:
         tokenize = settings.tokenize if self.strip_changes else dataclasses.replace(settings.tokenize, rstrip=True)
         if settings.statistics.keep_references == "best" or tokenize.id_rules:  # HELM's best; ids as fairseq reads
             alone = settings if tokenize.id_rules else dataclasses.replace(settings, tokenize=_ANY_TOKENIZING)
-            best = corpus_statistics(self._token_ids(tokenize), alone)  # fairseq's may refuse them: no row
-            return Statistics(best.array, best.orders, best.references, named)
+            counted = corpus_statistics(self._token_ids(tokenize), alone)  # fairseq's may refuse them: no row
+            return Statistics(counted.array, counted.orders, counted.references, named)
         key = (tokenize, settings.statistics.keep_references)
         if key not in self.counted:
             whole = self._token_ids(tokenize)

@@ -40,7 +40,10 @@ class _Hashes:
     """The hash of the n-gram that starts at each position, one order longer at each ``extend``."""
 
     def __init__(self, segments: TokenIds):
-        self.segments = segments
+        lengths = segments.lengths
+        self.owner = np.repeat(np.arange(len(lengths)), lengths)  # each position's segment
+        # How many ids each position has from it to its segment's end: an n-gram starts there if n fit.
+        self.room = np.repeat(segments.offsets[1:], lengths) - np.arange(len(self.owner))
         # Each id's four bytes, each as a signed char widened to 64 bits (as C's ``h ^= *b`` does).
         octets = segments.ids.astype("<i4").view(np.int8).reshape(-1, 4)
         self.octets = octets.astype(np.int64).view(np.uint64)
@@ -60,11 +63,8 @@ class _Hashes:
 
     def ngrams(self, order: int) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
         """The segment and the hash of each n-gram of ``order`` that lies within its segment."""
-        lengths = self.segments.lengths
-        owner = np.repeat(np.arange(len(lengths)), lengths)
-        place = np.arange(len(owner)) - np.repeat(self.segments.offsets[:-1], lengths)
-        inside = place + order <= np.repeat(lengths, lengths)
-        return owner[inside], self.hashes[inside]
+        inside = self.room >= order
+        return self.owner[inside], self.hashes[inside]
 
 
 def _clipped(own: tuple[NDArray[np.int64], NDArray[np.uint64]], other: tuple[NDArray[np.int64], NDArray[np.uint64]],

@@ -8,11 +8,10 @@ from collections.abc import Sequence
 import torch
 
 
-def torchmetrics_bleu(counts: Sequence[int], orders: int, weights: Sequence[float], smooth: bool) -> tuple[float,
-                                                                                                         list[float]]:
-    """The score and the precisions of counts laid out as a statistics row (lengths, matches,
-    totals), every order with a match; ``smooth``: ``smooth=True``."""
-    length, reference = torch.tensor(float(counts[0])), torch.tensor(float(counts[1]))
+def torchmetrics_bleu(counts: Sequence[int], orders: int, weights: Sequence[float],
+                      smooth: bool) -> tuple[float, list[float], float]:
+    """The score, the precisions and the brevity penalty of counts laid out as a statistics row
+    (lengths, matches, totals), every order with a match; ``smooth``: ``smooth=True``."""
     numerator = torch.tensor([float(count) for count in counts[2 : 2 + orders]])
     denominator = torch.tensor([float(count) for count in counts[2 + orders :]])
     if smooth:
@@ -21,12 +20,15 @@ def torchmetrics_bleu(counts: Sequence[int], orders: int, weights: Sequence[floa
     else:
         precision = numerator / denominator
     geometric_mean = torch.exp(torch.sum(torch.tensor(list(weights)) * torch.log(precision)))
-    brevity_penalty = torch.tensor(1.0) if length > reference else torch.exp(1 - (reference / length))
-    return float(brevity_penalty * geometric_mean), precision.tolist()
+    brevity_penalty = _brevity(counts[0], counts[1])
+    return float(brevity_penalty * geometric_mean), precision.tolist(), float(brevity_penalty)
 
 
 def torchmetrics_brevity(prediction_length: int, reference_length: int) -> float:
     """torchmetrics' brevity penalty, in float32: 1 where c > r, else exp(1 - r / c)."""
-    if prediction_length > reference_length:
-        return 1.0
-    return float(torch.exp(1 - (torch.tensor(float(reference_length)) / torch.tensor(float(prediction_length)))))
+    return float(_brevity(prediction_length, reference_length))
+
+
+def _brevity(prediction_length: int, reference_length: int) -> torch.Tensor:
+    length, reference = torch.tensor(float(prediction_length)), torch.tensor(float(reference_length))
+    return torch.tensor(1.0) if length > reference else torch.exp(1 - (reference / length))

@@ -61,13 +61,11 @@ def host_corpus(corpus: Corpus, keep: str) -> Corpus:
     they are."""
     if corpus.kind != "tensor":
         return corpus
-    ignore = None if corpus.ignore_ids is None else corpus.ignore_ids.tolist()
-    references = corpus.references if isinstance(corpus.references, TokenIds) else as_arrays(corpus.references)
-    predictions = check_token_id_texts(as_arrays(corpus.predictions), None if ignore is None else ignored_ids(ignore),
-                                       "predictions")
+    ignore = corpus.ignore_ids  # checked already, as corpus_of took them
+    predictions = check_token_id_texts(as_arrays(corpus.predictions), ignore, "predictions")
+    references = corpus.references
     if not isinstance(references, TokenIds):
-        references = check_token_id_references(references, len(predictions),
-                                               None if ignore is None else ignored_ids(ignore))
+        references = check_token_id_references(as_arrays(references), len(predictions), ignore)
     return with_references_kept(Corpus(predictions, references, "ids"), keep)
 
 

@@ -110,14 +110,19 @@ def reference_counts(corpus: Corpus) -> list[int]:
     return _tensor_reference_counts(corpus.references)
 
 
+def not_one_reference(corpus: Corpus) -> tuple[int, int] | None:
+    """The first prediction that has other than one reference, and how many it has; None where each
+    has one."""
+    return next(((number, count) for number, count in enumerate(reference_counts(corpus)) if count != 1), None)
+
+
 def _one_reference_each(corpus: Corpus) -> Corpus:
     """The corpus, where each prediction has one reference (else a ValueError)."""
-    counts = reference_counts(corpus)
-    several = next((number for number, count in enumerate(counts) if count != 1), None)
+    several = not_one_reference(corpus)
     if several is not None:
         raise ValueError(f"keep_references='one' takes one reference a prediction, as the tools that read one do "
-                         f"(t2t-bleu's bleu_wrapper, Azure's evaluator, fairseq's scorer), but prediction {several} "
-                         f"has {counts[several]}: give one each, or keep_references='first'")
+                         f"(t2t-bleu's bleu_wrapper, Azure's evaluator, fairseq's scorer), but prediction {several[0]} "
+                         f"has {several[1]}: give one each, or keep_references='first'")
     return corpus
 
 

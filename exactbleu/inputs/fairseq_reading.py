@@ -11,8 +11,8 @@ refused too: fairseq has no number for them. (libbleu counts the ids so read: ``
 import numpy as np
 
 from ..limits import C_INT_MAX
-from .corpus import Corpus
-from .ids import Namer, TokenIds
+from .corpus import Corpus, not_one_reference
+from .ids import Namer, TokenIds, segment_at
 
 
 class FairseqUnreadableError(ValueError):
@@ -26,15 +26,12 @@ UNKNOWN = -999
 def read_as_fairseq(corpus: Corpus, pad: int | None, eos: int | None, unk: int | None) -> Corpus:
     """The corpus of token ids (on the host) as fairseq's scorer reads it, with these ids (None: no
     such rule)."""
-    references: TokenIds = corpus.references
-    groups = references.groups if references.groups is not None else np.ones(len(references), dtype=np.int64)
-    several = np.flatnonzero(groups != 1)
-    if len(several):
-        first = int(several[0])
-        raise FairseqUnreadableError(f"fairseq's scorer takes one reference a prediction, but prediction {first} has "
-                                     f"{int(groups[first])}: give one each")
+    several = not_one_reference(corpus)
+    if several is not None:
+        raise FairseqUnreadableError(f"fairseq's scorer takes one reference a prediction, but prediction {several[0]} "
+                                     f"has {several[1]}: give one each")
     predicted = _trimmed(corpus.predictions, pad, eos, None, "predictions[{}]".format)
-    referenced = _trimmed(references, pad, eos, unk, "references[{}]".format)
+    referenced = _trimmed(corpus.references, pad, eos, unk, "references[{}]".format)
     return corpus._replace(predictions=predicted, references=referenced)
 
 
@@ -66,7 +63,6 @@ def _check(ids: np.ndarray, lengths: np.ndarray, name: Namer) -> None:
                                      f"empty segment, so it has no number for it")
     if len(ids) and int(ids.max()) > C_INT_MAX:
         first = int(np.argmax(ids > C_INT_MAX))
-        segment = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
-        raise FairseqUnreadableError(f"{name(segment)} holds the token id {int(ids[first])}: fairseq's scorer holds "
-                                     f"ids as C ints (torch.IntTensor), at most {C_INT_MAX}")
+        raise FairseqUnreadableError(f"{name(segment_at(lengths, first))} holds the token id {int(ids[first])}: "
+                                     f"fairseq's scorer holds ids as C ints (torch.IntTensor), at most {C_INT_MAX}")
 

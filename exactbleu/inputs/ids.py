@@ -60,6 +60,11 @@ class TokenIds:
         return len(self.lengths)
 
 
+def segment_at(lengths: Ints, position: int) -> int:
+    """The segment that holds the id at ``position`` of segments laid end to end with these lengths."""
+    return int(np.searchsorted(np.cumsum(lengths), position, side="right"))
+
+
 def is_token_ids(predictions: object) -> bool:
     """Whether predictions are token ids rather than text: an array or tensor (anything with
     ``__array__``) but an array of strings, or a sequence whose first segment is a sequence of ints,
@@ -243,8 +248,7 @@ def _joined(segments: list[Any], name: Namer, ignore: Ints | None) -> TokenIds:
         except (ValueError, TypeError):
             ids = None
         if ids is None or ids.dtype.kind not in "i":  # an id past int64 is read as a float or an object
-            ends = np.cumsum(lengths)
-            past_int64(flat, lambda position: name(int(np.searchsorted(ends, position, side="right"))))
+            past_int64(flat, lambda position: name(segment_at(lengths, position)))
         if ids is None or ids.ndim != 1 or ids.dtype.kind not in "iu":
             for index, segment in enumerate(segments):  # find the bad segment, to name it
                 _segment(segment, name(index))
@@ -275,7 +279,6 @@ def _finished(ids: NDArray[Any], lengths: Ints, ignore: Ints | None, name: Namer
             ids = ids[kept]
     if len(ids) and ids.min() < 0:
         first = int(np.flatnonzero(ids < 0)[0])
-        segment = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
-        raise ValueError(f"{name(segment)} must hold token ids of at least 0, got {ids[first]}; if it pads the rows, "
-                         f"name it in ignore_ids")
+        raise ValueError(f"{name(segment_at(lengths, first))} must hold token ids of at least 0, got {ids[first]}; if "
+                         f"it pads the rows, name it in ignore_ids")
     return TokenIds(ids, lengths)

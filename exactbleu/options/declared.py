@@ -68,6 +68,10 @@ class TokenizeSettings:
         return tuple((name, value) for name, value in (("pad", self.pad), ("eos", self.eos), ("unk", self.unk))
                      if value is not None)
 
+    def id_rules_named(self, separator: str = ", ") -> str:
+        """The rules as ``pad=1, eos=2, unk=3`` (joined by ``separator``), as messages and signatures name them."""
+        return separator.join(f"{name}={value}" for name, value in self.id_rules)
+
 
 @dataclasses.dataclass(frozen=True)
 class StatisticsSettings:

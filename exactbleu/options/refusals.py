@@ -41,11 +41,10 @@ def check_all_references(settings: Settings, function: str) -> None:
 def check_no_id_rules(settings: Settings, function: str) -> None:
     """A ValueError where fairseq's rules for token ids (``pad``, ``eos``, ``unk``) meet a function
     that compares texts with each other, which fairseq's scorer never reads."""
-    rules = settings.tokenize.id_rules
-    if rules:
-        named = ", ".join(f"{name}={value}" for name, value in rules)
+    if settings.tokenize.id_rules:
         raise ValueError(f"{function} compares texts with each other, which fairseq's scorer never reads: leave out "
-                         f"fairseq's rules for token ids ({named}; the \"fairseq\" preset sets them)")
+                         f"fairseq's rules for token ids ({settings.tokenize.id_rules_named()}; the \"fairseq\" "
+                         f"preset sets them)")
 
 
 def check_whole_corpus(settings: Settings, what: str) -> None:

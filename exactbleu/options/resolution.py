@@ -289,12 +289,10 @@ def for_token_ids(settings: Settings) -> Settings:
 def for_text(settings: Settings) -> Settings:
     """The settings of text: fairseq's rules for token ids (``pad``, ``eos``, ``unk``, the
     ``"fairseq"`` preset's) refuse it."""
-    rules = settings.tokenize.id_rules
-    if rules:
-        named = ", ".join(f"{name}={value}" for name, value in rules)
-        raise ValueError(f"{named} (fairseq's, as the \"fairseq\" preset sets them) read token ids, as fairseq's "
-                         f"scorer reads its dictionary's ids, but the predictions are text: give token ids (lists "
-                         f"of ints, arrays or tensors)")
+    if settings.tokenize.id_rules:
+        raise ValueError(f"{settings.tokenize.id_rules_named()} (fairseq's, as the \"fairseq\" preset sets them) "
+                         f"read token ids, as fairseq's scorer reads its dictionary's ids, but the predictions are "
+                         f"text: give token ids (lists of ints, arrays or tensors)")
     return settings
 
 
@@ -315,7 +313,7 @@ def counted_with(settings: Settings) -> "CountedWith":
         from ..tokenizers import signature_name
 
         tokenize = settings.tokenize
-        rules = "".join(f"+{name}={value}" for name, value in tokenize.id_rules)
+        rules = "+" + tokenize.id_rules_named("+") if tokenize.id_rules else ""
         cached = settings.memo["counted_with"] = CountedWith(
             signature_name(tokenize) + rules, tokenize.lowercase, bool(tokenize.rstrip), settings.statistics.ref_length,
             counted_orders(settings), _kept_by(settings))

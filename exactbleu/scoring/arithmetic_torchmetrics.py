@@ -4,13 +4,14 @@
 float32 log and exp may differ in the last bit). torch is needed: its log and exp are not correctly
 rounded, so no other library gives the same floats.
 
-The counts are float32, as torchmetrics keeps them: exact up to 2**24, and refused past it, where
-its sums would depend on the order it added them in. No score where any order has no match (with
-``smooth=True`` too); each precision matches / totals, or with ``smooth=True`` (m + 1) / (t + 1)
-from the bigrams on; their logarithms weighted and summed, the exponential taken; BP = 1 where
-c > r, else exp(1 - r / c).
+The counts are float32, as torchmetrics keeps them: below 2**24 (``limits.FLOAT32_WHOLE``) they
+are exact, and from there on refused, where its sums may depend on the order it added them in. No
+score where any order has no match (with ``smooth=True`` too); each precision matches / totals, or
+with ``smooth=True`` (m + 1) / (t + 1) from the bigrams on; their logarithms weighted and summed,
+the exponential taken; BP = 1 where c > r, else exp(1 - r / c).
 """
 
+from ..limits import FLOAT32_WHOLE
 from ..options import Settings
 from ..options.smoothing import TORCH, TORCHMETRICS, methods_of
 from ..sufficient_statistics import Statistics, Sums
@@ -19,8 +20,6 @@ from .common import Scored, ScoredRows, rows_one_by_one
 NAME = TORCHMETRICS
 METHODS = frozenset(methods_of(TORCHMETRICS))
 DENOMINATORS = False
-# The largest count a float32 holds with every count below it.
-EXACT_IN_FLOAT32 = 2**24
 
 
 def score(sums: Sums, settings: Settings) -> Scored:
@@ -32,9 +31,9 @@ def score(sums: Sums, settings: Settings) -> Scored:
     orders = settings.statistics.max_order
     counts = [int(sums.prediction_length), int(sums.reference_length), *map(int, sums.matches[:orders]),
               *map(int, sums.totals[:orders])]
-    if max(counts) >= EXACT_IN_FLOAT32:
-        raise ValueError(f"torchmetrics counts in float32, where a count of {max(counts):,} (past 2**24) is no longer "
-                         f"exact and its sums depend on the order it added them in: it has no one number for these "
+    if max(counts) >= FLOAT32_WHOLE:
+        raise ValueError(f"torchmetrics counts in float32, where a count of {max(counts):,} (2**24 or more) may not be "
+                         f"exact and its sums may depend on the order it added them in: it has no one number for these "
                          f"statistics; score fewer segments at a time")
     length, reference = counts[0], counts[1]
     ratio = length / reference if reference else 0.0
@@ -43,8 +42,8 @@ def score(sums: Sums, settings: Settings) -> Scored:
         return Scored(0.0, 0.0, precisions, torchmetrics_brevity(length, reference) if length else 0.0, ratio, 1)
     weights = settings.scoring.weight_set or [1.0 / orders] * orders
     smooth = settings.scoring.smooth_method == "torchmetrics-smooth"
-    value, precisions = torchmetrics_bleu(counts, orders, weights, smooth)
-    return Scored(value, value, precisions, torchmetrics_brevity(length, reference), ratio, 1)
+    value, precisions, brevity_penalty = torchmetrics_bleu(counts, orders, weights, smooth)
+    return Scored(value, value, precisions, brevity_penalty, ratio, 1)
 
 
 def score_rows(statistics: Statistics, settings: Settings) -> ScoredRows:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..limits import PAIRED_TESTS
+from ..limits import FLOAT32_WHOLE, PAIRED_TESTS
 from ..options import Settings
 from ..sufficient_statistics import Statistics
 from . import arithmetic, on_percent_scale, scored_statistics, scored_sums, scores_of_rows
@@ -54,10 +54,9 @@ def resampled_sums(draws: NDArray[Any], columns: NDArray[Any]) -> NDArray[Any]:
 
 
 # sacrebleu sums each resample's statistics in float32, one drawn segment after another. While
-# every partial sum is a whole number up to 2**24, float32 holds it exactly; past that (a corpus
-# of about 17M tokens) its additions round, and only the same additions in the same order give
-# its numbers.
-_FLOAT32_WHOLE = 2**24
+# every partial sum is a whole number up to 2**24 (``FLOAT32_WHOLE``), float32 holds it exactly;
+# past that (a corpus of about 17M tokens) its additions round, and only the same additions in the
+# same order give its numbers.
 
 
 def float32_sums(sums: NDArray[Any], drawn: NDArray[Any], by_column: NDArray[Any]) -> NDArray[Any]:
@@ -66,7 +65,7 @@ def float32_sums(sums: NDArray[Any], drawn: NDArray[Any], by_column: NDArray[Any
     A resample's exact sum of a column of at most 2**24 is sacrebleu's too; a larger one is added
     up as sacrebleu adds it: the column's values in the order drawn, one after another."""
     result = sums.astype(np.float32)
-    for resample, column in np.argwhere(sums > _FLOAT32_WHOLE).tolist():
+    for resample, column in np.argwhere(sums > FLOAT32_WHOLE).tolist():
         values = np.take(by_column[column], drawn[resample])
         result[resample, column] = np.add.accumulate(values, out=values)[-1]
     return result

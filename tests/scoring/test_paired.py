@@ -247,7 +247,7 @@ def test_sacrebleus_float32_additions_on_real_text_are_sacrebleus(sacrebleu_pres
     sacrebleu's numbers still (there, both ways of summing must agree with it)."""
     import exactbleu.scoring.significance
 
-    monkeypatch.setattr(exactbleu.scoring.significance, "_FLOAT32_WHOLE", 0)
+    monkeypatch.setattr(exactbleu.scoring.significance, "FLOAT32_WHOLE", 0)
     monkeypatch.setattr(exactbleu.scoring.significance, "_DRAWS_PER_BLOCK", 3 * 333 + 1)
     names = ["KIT.4950", "FBK.4870"]
     systems = {name: wmt17["systems"][name][:333] for name in names}
